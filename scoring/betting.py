@@ -1,0 +1,382 @@
+"""The betting of one lance, as a table records it.
+
+Responsible for: reading the sequence of actions said in one lance (paso, envido, raises,
+órdago, quiero, no quiero), checking that it could have happened at a table, and saying how the
+lance's betting ended: en paso, querido (for how many stones), no querido (the deje and who
+takes it) or an órdago accepted.
+
+Must not: decide who has the best cards or add stones to a game (hand.py and match.py do).
+
+Who speaks: seats are numbered from mano (0 mano, 1, 2 mano's partner, 3 postre). Seats 0 and 2
+are the pareja mano (side 0), seats 1 and 3 the pareja postre (side 1). Pasos are said in seat
+order by the players who may speak in the lance (in pares and juego only those who have them),
+so the first envite's pair follows from the pasos before it; it can also be named with a prefix
+("postre: envido"). After the first envite the two pairs answer each other in turn.
+
+Text of an action (Spanish, with English words accepted):
+``paso`` · ``envido`` (the minimum envite) · ``envido 5`` (an opening bet of 5) ·
+``2 más`` / ``más 2`` / ``una más`` (raise by 2 or 1) · ``a 7`` (raise to 7 in all) ·
+``órdago`` · ``quiero`` · ``no quiero``. An ``envido`` said after an envite is a raise by the
+minimum envite ("y dos más", source 004: «Et moi: la réplique à "je mise" en misant 2 cailloux
+de plus»).
+
+Stones (sources 001, 000, 003): a first envite refused gives 1 stone (the deje); a raise refused
+gives what was bet before that raise; an accepted bet is worth its total to the lance's winner.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import NamedTuple
+
+from scoring.errors import BettingError
+
+SIDE_NAMES = ("mano", "postre")
+
+
+class Act(enum.StrEnum):
+    PASO = "paso"
+    ENVIDO = "envido"
+    RAISE = "mas"  # by an amount
+    RAISE_TO = "a"  # to a total
+    ORDAGO = "ordago"
+    QUIERO = "quiero"
+    NO_QUIERO = "no_quiero"
+
+
+class Action(NamedTuple):
+    act: Act
+    stones: int | None = None
+    side: int | None = None  # 0 pareja mano, 1 pareja postre; None: follows from the order
+
+    def __str__(self) -> str:
+        prefix = f"{SIDE_NAMES[self.side]}: " if self.side is not None else ""
+        if self.act is Act.ENVIDO:
+            text = "envido" if self.stones is None else f"envido {self.stones}"
+        elif self.act is Act.RAISE:
+            text = f"{self.stones} más"
+        elif self.act is Act.RAISE_TO:
+            text = f"a {self.stones}"
+        elif self.act is Act.ORDAGO:
+            text = "órdago"
+        elif self.act is Act.NO_QUIERO:
+            text = "no quiero"
+        else:
+            text = self.act.value
+        return prefix + text
+
+
+class Outcome(enum.Enum):
+    NOT_PLAYED = "not_played"  # pares or juego when only one pair (or nobody) has them
+    PASO = "paso"  # everybody passed
+    QUERIDO = "querido"
+    NO_QUERIDO = "no_querido"
+    ORDAGO = "ordago"  # an órdago accepted
+
+
+class Betting(NamedTuple):
+    outcome: Outcome
+    stones: int = 0  # querido: the bet; no querido: the deje
+    side: int | None = None  # no querido: the pair that takes the deje and the lance
+
+
+_WORDS = {
+    "paso": Act.PASO,
+    "pass": Act.PASO,
+    "envido": Act.ENVIDO,
+    "envite": Act.ENVIDO,
+    "bet": Act.ENVIDO,
+    "órdago": Act.ORDAGO,
+    "ordago": Act.ORDAGO,
+    "quiero": Act.QUIERO,
+    "accept": Act.QUIERO,
+    "no quiero": Act.NO_QUIERO,
+    "noquiero": Act.NO_QUIERO,
+    "no_quiero": Act.NO_QUIERO,
+    "reject": Act.NO_QUIERO,
+    "una más": Act.RAISE,
+    "una mas": Act.RAISE,
+}
+_NUMBER_WORDS = {
+    "una": 1,
+    "un": 1,
+    "uno": 1,
+    "dos": 2,
+    "tres": 3,
+    "cuatro": 4,
+    "cinco": 5,
+    "seis": 6,
+    "siete": 7,
+    "ocho": 8,
+    "nueve": 9,
+    "diez": 10,
+}
+_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_PATTERNS = (
+    (re.compile(rf"^(?:envido|envite|bet)\s+{_N}$"), Act.ENVIDO),
+    (re.compile(rf"^{_N}\s+m[aá]s$"), Act.RAISE),
+    (re.compile(rf"^(?:m[aá]s|raise|\+)\s*{_N}$"), Act.RAISE),
+    (re.compile(rf"^(?:a|sube a|to)\s+{_N}$"), Act.RAISE_TO),
+)
+_SIDE_WORDS = {"mano": 0, "postre": 1}
+
+
+_PARSE_CACHE: dict[str, Action] = {}
+
+
+def parse_action(raw: object, lance: str = "") -> Action:
+    """One action from its text (``"2 más"``) or an object ``{"act": "mas", "stones": 2}``."""
+    if isinstance(raw, Action):
+        return raw
+    if isinstance(raw, str):
+        cached = _PARSE_CACHE.get(raw)
+        if cached is None:
+            cached = _parse_text(raw, lance)
+            if len(_PARSE_CACHE) < 10_000:
+                _PARSE_CACHE[raw] = cached
+        return cached
+    if isinstance(raw, dict):
+        return _parse_object(raw, lance)
+    raise BettingError(
+        f"In {lance or 'a lance'}, {raw!r} is not a bet: write paso, envido, '2 más', órdago, "
+        "quiero or no quiero.",
+        code="action_format",
+        lance=lance,
+    )
+
+
+def _parse_text(raw: str, lance: str) -> Action:
+    text = " ".join(raw.strip().lower().split())
+    side = None
+    if ":" in text:
+        who, _, text = text.partition(":")
+        who, text = who.strip(), text.strip()
+        if who not in _SIDE_WORDS:
+            raise BettingError(
+                f"In {lance or 'a lance'}, '{raw}' names the pair '{who}'; a pair is "
+                "'mano' or 'postre'.",
+                code="unknown_pair",
+                lance=lance,
+                action=raw,
+            )
+        side = _SIDE_WORDS[who]
+    act = _WORDS.get(text)
+    if act is not None:
+        return Action(act, 1 if text.startswith("una") else None, side)
+    for pattern, act in _PATTERNS:
+        match = pattern.match(text)
+        if match:
+            n = match.group(1)
+            stones = int(n) if n.isdigit() else _NUMBER_WORDS[n]
+            return Action(act, stones, side)
+    raise BettingError(
+        f"In {lance or 'a lance'}, '{raw}' is not a bet: write paso, envido, 'envido 4', "
+        "'2 más', 'a 6', órdago, quiero or no quiero.",
+        code="unknown_action",
+        lance=lance,
+        action=raw,
+    )
+
+
+def _parse_object(raw: dict, lance: str) -> Action:
+    name = str(raw.get("act", "")).lower().replace("á", "a").replace(" ", "_")
+    try:
+        act = Act(name)
+    except ValueError:
+        raise BettingError(
+            f"In {lance or 'a lance'}, act {raw.get('act')!r} is not one of "
+            "paso, envido, mas, a, ordago, quiero, no_quiero.",
+            code="unknown_action",
+            lance=lance,
+            action=str(raw),
+        ) from None
+    stones = raw.get("stones")
+    if stones is not None and (isinstance(stones, bool) or not isinstance(stones, int)):
+        raise BettingError(
+            f"In {lance or 'a lance'}, stones must be a whole number, not {stones!r}.",
+            code="stones_format",
+            lance=lance,
+        )
+    side = raw.get("pair")
+    if side is not None:
+        if side not in _SIDE_WORDS:
+            raise BettingError(
+                f"In {lance or 'a lance'}, the pair is 'mano' or 'postre', not {side!r}.",
+                code="unknown_pair",
+                lance=lance,
+            )
+        side = _SIDE_WORDS[side]
+    return Action(act, stones, side)
+
+
+_RESOLVED: dict[tuple, Betting] = {}
+
+
+def resolve(
+    actions: tuple[Action, ...],
+    *,
+    lance: str,
+    speakers: tuple[int, ...],
+    min_envite: int,
+) -> Betting:
+    """How the betting of a lance ended; ``speakers`` are the seats that may speak, in order.
+
+    Pure, and tables repeat the same few sequences, so answers are memoised (errors are not).
+    """
+    key = (actions, lance, speakers, min_envite)
+    found = _RESOLVED.get(key)
+    if found is None:
+        found = _resolve(actions, lance, speakers, min_envite)
+        if len(_RESOLVED) < 50_000:
+            _RESOLVED[key] = found
+    return found
+
+
+def _resolve(
+    actions: tuple[Action, ...], lance: str, speakers: tuple[int, ...], min_envite: int
+) -> Betting:
+    sides = {s % 2 for s in speakers}
+    if len(sides) < 2:
+        if any(a.act is not Act.PASO for a in actions):
+            raise BettingError(
+                _not_played_message(lance, speakers), code="lance_not_played", lance=lance
+            )
+        return Betting(Outcome.NOT_PLAYED)
+
+    pasos = 0
+    while pasos < len(actions) and actions[pasos].act is Act.PASO:
+        pasos += 1
+    if pasos == len(actions):
+        if pasos > len(speakers):
+            raise BettingError(
+                f"In {lance}, {pasos} pasos were recorded but only {len(speakers)} players "
+                "could speak.",
+                code="too_many_pasos",
+                lance=lance,
+                pasos=pasos,
+                speakers=len(speakers),
+            )
+        return Betting(Outcome.PASO)
+
+    first = actions[pasos]
+    if first.act not in (Act.ENVIDO, Act.ORDAGO):
+        raise BettingError(
+            f"In {lance}, '{first}' comes before anybody bet: the betting opens with envido "
+            "(or envido N) or órdago.",
+            code="answer_without_bet",
+            lance=lance,
+            action=str(first),
+        )
+    if first.side is not None:
+        side = first.side
+        if side not in sides:
+            raise BettingError(
+                f"In {lance}, pareja {SIDE_NAMES[side]} cannot bet: neither of its players "
+                f"may speak in {lance}.",
+                code="pair_cannot_speak",
+                lance=lance,
+            )
+    else:
+        if pasos >= len(speakers):
+            raise BettingError(
+                f"In {lance}, all {len(speakers)} players had passed, so nobody was left to "
+                f"say '{first}'.",
+                code="bet_after_all_passed",
+                lance=lance,
+            )
+        side = speakers[pasos] % 2
+
+    ordago = first.act is Act.ORDAGO
+    if ordago:
+        bet, deje = 0, 1
+    else:
+        bet = min_envite if first.stones is None else first.stones
+        if bet < min_envite:
+            raise BettingError(
+                f"In {lance}, an envite of {bet} is below the minimum envite of {min_envite}.",
+                code="envite_below_minimum",
+                lance=lance,
+                stones=bet,
+                minimum=min_envite,
+            )
+        deje = 1
+    bettor = side
+    for position in range(pasos + 1, len(actions)):
+        action = actions[position]
+        answering = 1 - bettor
+        if action.side is not None and action.side != answering:
+            raise BettingError(
+                f"In {lance}, '{action}' is out of turn: after pareja {SIDE_NAMES[bettor]} bet, "
+                f"pareja {SIDE_NAMES[answering]} answers.",
+                code="out_of_turn",
+                lance=lance,
+                action=str(action),
+            )
+        last = position == len(actions) - 1
+        act = action.act
+        if act in (Act.QUIERO, Act.NO_QUIERO):
+            if not last:
+                raise BettingError(
+                    f"In {lance}, the betting ended with '{action}'; nothing can be said after "
+                    f"it ('{actions[position + 1]}').",
+                    code="action_after_end",
+                    lance=lance,
+                )
+            if act is Act.NO_QUIERO:
+                return Betting(Outcome.NO_QUERIDO, deje, bettor)
+            if ordago:
+                return Betting(Outcome.ORDAGO)
+            return Betting(Outcome.QUERIDO, bet)
+        if ordago:
+            raise BettingError(
+                f"In {lance}, an órdago can only be answered with quiero or no quiero, "
+                f"not '{action}'.",
+                code="raise_over_ordago",
+                lance=lance,
+            )
+        if act is Act.PASO:
+            raise BettingError(
+                f"In {lance}, 'paso' is not an answer to an envite: the other pair says "
+                "quiero, no quiero, a raise or órdago.",
+                code="paso_after_bet",
+                lance=lance,
+            )
+        if act is Act.ORDAGO:
+            deje, ordago = bet, True
+        elif act is Act.RAISE_TO:
+            if action.stones is None or action.stones <= bet:
+                raise BettingError(
+                    f"In {lance}, a raise to {action.stones} is not higher than the bet of {bet}.",
+                    code="raise_not_higher",
+                    lance=lance,
+                    stones=action.stones,
+                    bet=bet,
+                )
+            deje, bet = bet, action.stones
+        else:  # RAISE or ENVIDO said as an answer: both raise by an amount
+            by = action.stones if action.stones is not None else min_envite
+            if by < 1:
+                raise BettingError(
+                    f"In {lance}, a raise must be of at least one stone ('una más'), not {by}.",
+                    code="raise_too_small",
+                    lance=lance,
+                    stones=by,
+                )
+            deje, bet = bet, bet + by
+        bettor = answering
+    raise BettingError(
+        f"In {lance}, the last bet ('{actions[-1]}') was never answered: add quiero or no quiero.",
+        code="unanswered_bet",
+        lance=lance,
+    )
+
+
+def _not_played_message(lance: str, speakers: tuple[int, ...]) -> str:
+    if not speakers:
+        return f"Nobody could bet in {lance}: no player has {lance}."
+    side = SIDE_NAMES[speakers[0] % 2]
+    return (
+        f"Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet "
+        "only when both pairs have it."
+    )

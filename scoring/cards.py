@@ -1,0 +1,402 @@
+"""Cards, hands and what a hand is worth in each lance.
+
+Responsible for: the 40-card Spanish deck (oros, copas, espadas, bastos; 1-7, sota, caballo,
+rey), the compact text form of a card, parsing a player's four cards, and evaluating a hand for
+grande, chica, pares and juego/punto under 8 or 4 reyes and the 31 real option.
+
+Must not: decide who wins a lance between players (hand.py does, with seat order), or score.
+
+Text form of a card: the rank then the suit, case-insensitive.
+- rank: ``1``/``A`` (as), ``2`` … ``7``, ``S``/``10`` (sota), ``C``/``11`` (caballo),
+  ``R``/``12`` (rey);
+- suit: ``o`` oros, ``c`` copas, ``e`` espadas, ``b`` bastos, or the suit's whole name after a
+  hyphen or a space: ``Ro``, ``R-oros``, ``7c``, ``7 copas``, ``As-espadas``.
+A hand is four cards separated by spaces or commas (``"Ro Rc 7e 1b"``) or a list of four.
+
+Terms: grande (highest cards), chica (lowest), pares (par, medias, duples), juego (31 or more:
+31, 32, 40, 37, 36, 35, 34, 33 in that order), punto (30 or less, when nobody has juego),
+31 real. With 8 reyes every 3 counts as a rey and every 2 as an as, in every lance.
+
+Evaluation is precomputed: a hand's worth depends only on its multiset of ranks, and there are
+only a few hundred of those, so each is evaluated once per (kings, 31 real) and looked up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.errors import CardError
+from scoring.rules import Real31
+
+SUITS = ("oros", "copas", "espadas", "bastos")
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)  # 10 sota, 11 caballo, 12 rey
+_RANK_CODE = {1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 10: "S", 11: "C", 12: "R"}
+_RANK_ALIASES = {
+    1: ("1", "a", "as"),
+    2: ("2", "dos"),
+    3: ("3", "tres"),
+    4: ("4", "cuatro"),
+    5: ("5", "cinco"),
+    6: ("6", "seis"),
+    7: ("7", "siete"),
+    10: ("s", "10", "sota"),
+    11: ("c", "11", "caballo"),
+    12: ("r", "12", "rey"),
+}
+_SUIT_ALIASES = {s: (s[0], s) for s in SUITS}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    rank: int  # 1-7, 10 sota, 11 caballo, 12 rey
+    suit: str  # oros, copas, espadas, bastos
+
+    @property
+    def code(self) -> str:
+        return _RANK_CODE[self.rank] + self.suit[0]
+
+    @property
+    def index(self) -> int:
+        return SUITS.index(self.suit) * 10 + RANKS.index(self.rank)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
+
+
+def _build_lookup() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for card in DECK:
+        for r in _RANK_ALIASES[card.rank]:
+            for s in _SUIT_ALIASES[card.suit]:
+                for sep in ("", "-", " ", " de ", "_"):
+                    if sep == "" and len(s) > 1 and len(r) > 1:
+                        continue
+                    table[f"{r}{sep}{s}"] = card.index
+    return table
+
+
+_LOOKUP = _build_lookup()
+
+
+def parse_card(text: object) -> Card:
+    """One card from its text form, or a CardError that names the card."""
+    if not isinstance(text, str):
+        raise CardError(
+            f"A card is written as text like 'Ro' or '7c', not {text!r}.",
+            code="card_format",
+            card=repr(text),
+        )
+    key = " ".join(text.strip().lower().split())
+    index = _LOOKUP.get(key)
+    if index is None:
+        raise _unknown_card(text)
+    return DECK[index]
+
+
+def _unknown_card(text: str) -> CardError:
+    key = text.strip().lower()
+    if key[:1] in ("8", "9"):
+        return CardError(
+            f"'{text}' is not in the Spanish deck: Mus is played without 8s and 9s.",
+            code="no_8_9",
+            card=text,
+        )
+    return CardError(
+        f"'{text}' is not a card. Write the rank (1-7, S sota, C caballo, R rey) then the suit "
+        "(o oros, c copas, e espadas, b bastos), for example 'Ro' or '7c'.",
+        code="unknown_card",
+        card=text,
+    )
+
+
+def parse_hand(text: object, seat_label: str = "") -> tuple[Card, ...]:
+    """Four distinct cards from ``"Ro Rc 7e 1b"`` or a list of four card texts."""
+    _, indices = _parse_hand_cached(_hand_key(text, seat_label), seat_label)
+    return tuple(DECK[i] for i in indices)
+
+
+def _hand_key(text: object, seat_label: str) -> tuple[str, ...]:
+    where = f" for {seat_label}" if seat_label else ""
+    if isinstance(text, str):
+        tokens = tuple(text.replace(",", " ").split())
+        # a card may be written with a space ("7 copas"): rejoin rank + suit name
+        if len(tokens) == 8 and all(t.lower() in _ALL_SUIT_WORDS for t in tokens[1::2]):
+            tokens = tuple(f"{a} {b}" for a, b in zip(tokens[::2], tokens[1::2], strict=True))
+    elif isinstance(text, (list, tuple)):
+        tokens = tuple(text)
+    else:
+        raise CardError(
+            f"The cards{where} must be text like 'Ro Rc 7e 1b' or a list of four cards.",
+            code="hand_format",
+            seat=seat_label,
+        )
+    if len(tokens) != 4:
+        raise CardError(
+            f"A hand has exactly 4 cards, but {len(tokens)} were given{where}.",
+            code="hand_size",
+            count=len(tokens),
+            seat=seat_label,
+        )
+    return tokens
+
+
+_ALL_SUIT_WORDS = frozenset(SUITS)
+
+
+@lru_cache(maxsize=1 << 17)
+def _parse_hand_cached(tokens: tuple, seat_label: str) -> tuple[int, tuple[int, ...]]:
+    where = f" for {seat_label}" if seat_label else ""
+    indices = []
+    mask = 0
+    for token in tokens:
+        card = parse_card(token)
+        bit = 1 << card.index
+        if mask & bit:
+            raise CardError(
+                f"The {card_name(card)} ({card.code}) appears twice{where}; "
+                "each card is in the deck once.",
+                code="duplicate_card",
+                card=card.code,
+                seat=seat_label,
+            )
+        mask |= bit
+        indices.append(card.index)
+    return mask, tuple(indices)
+
+
+def hand_mask_and_ranks(text: object, seat_label: str = "") -> tuple[int, tuple[int, ...]]:
+    """The deck bitmask of a hand and its natural ranks, for hands in the compact form.
+
+    This is the hot path of scoring with cards: four dict look-ups and a bit count. Anything
+    unusual (long names, a bad card, a repeated card) goes the slow way, which explains it.
+    """
+    if type(text) is str:
+        tokens = text.split()
+        if len(tokens) == 4:
+            fast = _FAST.get
+            a, b, c, d = fast(tokens[0]), fast(tokens[1]), fast(tokens[2]), fast(tokens[3])
+            if a and b and c and d:
+                mask = a[0] | b[0] | c[0] | d[0]
+                if mask.bit_count() == 4:
+                    return mask, (a[1], b[1], c[1], d[1])
+    mask, indices = _parse_hand_cached(_hand_key(text, seat_label), seat_label)
+    return mask, _RANKS_OF[indices]
+
+
+def _build_fast() -> dict[str, tuple[int, int]]:
+    """Compact spellings exactly as typed (any case) → (deck bit, rank)."""
+    table = {}
+    for card in DECK:
+        for r in _RANK_ALIASES[card.rank]:
+            if len(r) > 2:
+                continue
+            for rr in {r, r.upper()}:
+                for s in {card.suit[0], card.suit[0].upper()}:
+                    table[rr + s] = (1 << card.index, card.rank)
+    return table
+
+
+_FAST = _build_fast()
+
+
+class _RanksOf(dict):
+    def __missing__(self, indices: tuple[int, ...]) -> tuple[int, ...]:
+        value = tuple(DECK[i].rank for i in indices)
+        self[indices] = value
+        return value
+
+
+_RANKS_OF = _RanksOf()
+
+
+_NAMES = {
+    1: ("as", "ases"),
+    2: ("dos", "doses"),
+    3: ("tres", "treses"),
+    4: ("cuatro", "cuatros"),
+    5: ("cinco", "cincos"),
+    6: ("seis", "seises"),
+    7: ("siete", "sietes"),
+    10: ("sota", "sotas"),
+    11: ("caballo", "caballos"),
+    12: ("rey", "reyes"),
+}
+
+
+def card_name(card: Card) -> str:
+    return f"{_NAMES[card.rank][0]} de {card.suit}"
+
+
+def rank_name(rank: int, plural: bool = False) -> str:
+    return _NAMES[rank][1 if plural else 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+
+PARES_NONE, PAR, MEDIAS, DUPLES = 0, 1, 2, 3
+PARES_NAMES = {PARES_NONE: "none", PAR: "par", MEDIAS: "medias", DUPLES: "duples"}
+JUEGO_ORDER = (31, 32, 40, 37, 36, 35, 34, 33)  # best first
+_JUEGO_RANK = {v: len(JUEGO_ORDER) - i for i, v in enumerate(JUEGO_ORDER)}  # 31 → 8 … 33 → 1
+REAL_31_RANK = 9
+
+
+def juego_rank(points: int, real: bool = False) -> int:
+    """Higher is better; 0 means no juego."""
+    if real:
+        return REAL_31_RANK
+    return _JUEGO_RANK.get(points, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """What one player's four cards are worth; every *_rank is 'higher wins'."""
+
+    ranks: tuple[int, ...]  # effective ranks, highest first (8 reyes: 3→12, 2→1)
+    grande_rank: int
+    chica_rank: int
+    pares: int  # PARES_NONE, PAR, MEDIAS, DUPLES
+    pares_rank: int  # 0 without pares
+    pares_ranks: tuple[int, ...]  # the rank(s) that make the pares, highest first
+    points: int  # sum of card values: figures 10, as 1, others their number
+    juego_rank: int  # 0 without juego
+    real: bool  # 31 real under the rule set
+
+    @property
+    def has_juego(self) -> bool:
+        return self.points >= 31
+
+    @property
+    def pares_bonus(self) -> int:
+        return self.pares  # par 1, medias 2, duples 3
+
+    @property
+    def juego_bonus(self) -> int:
+        return 3 if self.points == 31 else 2 if self.points > 31 else 0
+
+    def describe(self, lance: str) -> str:
+        if lance == "grande" or lance == "chica":
+            order = self.ranks if lance == "grande" else tuple(reversed(self.ranks))
+            return "-".join(_RANK_CODE[r] for r in order)
+        if lance == "pares":
+            return describe_pares(self.pares, self.pares_ranks)
+        if lance == "juego":
+            return (
+                "31 real"
+                if self.real
+                else f"juego de {self.points}"
+                if self.has_juego
+                else ("sin juego")
+            )
+        return f"punto de {self.points}"
+
+
+def describe_pares(kind: int, ranks: tuple[int, ...]) -> str:
+    if kind == PARES_NONE:
+        return "sin pares"
+    if kind == DUPLES:
+        hi, lo = ranks
+        if hi == lo:
+            return f"duples de {rank_name(hi, True)} (cuatro iguales)"
+        return f"duples de {rank_name(hi, True)} y {rank_name(lo, True)}"
+    word = "medias" if kind == MEDIAS else "par"
+    return f"{word} de {rank_name(ranks[0], True)}"
+
+
+def effective_rank(rank: int, kings: int) -> int:
+    if kings == 8:
+        if rank == 3:
+            return 12
+        if rank == 2:
+            return 1
+    return rank
+
+
+def _strength(rank: int) -> int:
+    """Position in the order as < 2 < 3 < 4 … 7 < sota < caballo < rey, from 1 to 10."""
+    return rank if rank <= 7 else rank - 2
+
+
+def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
+    ranks = tuple(sorted(ranks, key=_strength, reverse=True))
+    strengths = [_strength(r) for r in ranks]
+    grande = 0
+    for s in strengths:
+        grande = grande * 11 + s
+    chica = 0
+    for s in reversed(strengths):
+        chica = chica * 11 + s
+    chica_rank = 11**4 - chica
+
+    counts = Counter(ranks)
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], _strength(kv[0])), reverse=True)
+    top_rank, top_count = groups[0]
+    if top_count == 4:
+        pares, pares_ranks = DUPLES, (top_rank, top_rank)
+    elif top_count == 2 and len(groups) > 1 and groups[1][1] == 2:
+        hi, lo = sorted((groups[0][0], groups[1][0]), key=_strength, reverse=True)
+        pares, pares_ranks = DUPLES, (hi, lo)
+    elif top_count == 3:
+        pares, pares_ranks = MEDIAS, (top_rank,)
+    elif top_count == 2:
+        pares, pares_ranks = PAR, (top_rank,)
+    else:
+        pares, pares_ranks = PARES_NONE, ()
+    pares_rank = 0
+    if pares:
+        key = 0
+        for r in pares_ranks:
+            key = key * 11 + _strength(r)
+        pares_rank = pares * 1000 + key
+
+    points = sum(10 if r >= 10 else r for r in ranks)
+    sevens = counts.get(7, 0)
+    if real_31 is Real31.SOTA_777:
+        real = sevens == 3 and 10 in counts
+    elif real_31 is Real31.FIGURE_777:
+        real = sevens == 3 and points == 31
+    else:
+        real = False
+    return HandValue(
+        ranks=ranks,
+        grande_rank=grande,
+        chica_rank=chica_rank,
+        pares=pares,
+        pares_rank=pares_rank,
+        pares_ranks=pares_ranks,
+        points=points,
+        juego_rank=juego_rank(points, real),
+        real=real,
+    )
+
+
+def _build_table(kings: int, real_31: Real31) -> dict[tuple[int, ...], HandValue]:
+    """Every multiset of four natural ranks (in any order) → its value."""
+    table: dict[tuple[int, ...], HandValue] = {}
+    for combo in itertools.combinations_with_replacement(RANKS, 4):
+        value = _value(tuple(effective_rank(r, kings) for r in combo), real_31)
+        for perm in set(itertools.permutations(combo)):
+            table[perm] = value
+    return table
+
+
+_TABLES: dict[tuple[int, Real31], dict[tuple[int, ...], HandValue]] = {}
+
+
+def value_table(kings: int, real_31: Real31) -> dict[tuple[int, ...], HandValue]:
+    """The precomputed table for a rule set: natural ranks in dealt order → HandValue."""
+    key = (kings, real_31)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = _build_table(kings, real_31)
+    return table
+
+
+def hand_value(cards: tuple[Card, ...], kings: int = 8, real_31: Real31 = Real31.OFF) -> HandValue:
+    return value_table(kings, real_31)[tuple(c.rank for c in cards)]

@@ -1,0 +1,367 @@
+"""The engine's plain-data (JSON) form: reading hands, matches and games; writing results.
+
+Responsible for: turning the documented JSON shapes (docs/scoring-json.md) into the engine's
+values and its results back into JSON-ready dicts, with a FormatError that says which field is
+wrong for anything of the wrong shape. The web layer and ``python -m scoring`` both use it.
+
+Must not: hold a rule of Mus; every rule is in cards, betting, hand and match.
+
+Terms: lance, mano, postre, pareja, piedras, amarracos, vaca, órdago.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.betting import SIDE_NAMES, Action, parse_action
+from scoring.cards import DUPLES, MEDIAS, PAR, PARES_NAMES, PARES_NONE
+from scoring.errors import FormatError, ScoringError
+from scoring.hand import (
+    JUEGO_NONE,
+    JUEGO_OTHER,
+    JUEGO_REAL,
+    LANCES,
+    Declarations,
+    HandRecord,
+    HandScore,
+    hand_values,
+)
+from scoring.match import (
+    TEAMS,
+    GameEntry,
+    GameResult,
+    HandOutcome,
+    MatchState,
+    amarracos,
+    play_match,
+    record_games,
+)
+from scoring.rules import RuleSet
+
+POSITIONS = ("A1", "B1", "A2", "B2")
+_PARES_WORDS = {
+    "none": PARES_NONE,
+    "no": PARES_NONE,
+    "par": PAR,
+    "pares": PAR,
+    "medias": MEDIAS,
+    "duples": DUPLES,
+}
+_SIDES = {"mano": 0, "postre": 1}
+_EMPTY: tuple[Action, ...] = ()
+
+
+def _require_dict(value: Any, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise FormatError(f"{what} must be a JSON object.", code="not_object", field=what)
+    return value
+
+
+def _require_list(value: Any, what: str, length: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise FormatError(f"{what} must be a list.", code="not_list", field=what)
+    if length is not None and len(value) != length:
+        raise FormatError(
+            f"{what} must have {length} entries, one per player in seat order from mano; "
+            f"it has {len(value)}.",
+            code="wrong_length",
+            field=what,
+        )
+    return value
+
+
+_HAND_KEYS = frozenset(("cards", "bets", "declarations"))
+_BET_KEYS = frozenset(("grande", "chica", "pares", "juego", "punto"))
+
+
+def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
+    """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``."""
+    if not isinstance(data, dict):
+        raise FormatError("A hand must be a JSON object.", code="not_object", field="hand")
+    unknown = data.keys() - _HAND_KEYS
+    if unknown:
+        raise FormatError(
+            f"Unknown field {sorted(unknown)[0]!r} in a hand; the fields are cards, bets and "
+            "declarations.",
+            code="unknown_field",
+            field=sorted(unknown)[0],
+        )
+    bets_data = data.get("bets") or {}
+    if not isinstance(bets_data, dict):
+        raise FormatError(
+            "'bets' must be an object with one list per lance.", code="not_object", field="bets"
+        )
+    if bets_data.keys() - _BET_KEYS:
+        name = sorted(bets_data.keys() - _BET_KEYS)[0]
+        raise FormatError(
+            f"'{name}' is not a lance; bets are given for grande, chica, pares and juego "
+            "(or punto).",
+            code="unknown_lance",
+            field=name,
+        )
+    if "juego" in bets_data and "punto" in bets_data:
+        raise FormatError(
+            "Give the last lance's bets as juego or punto, not both.",
+            code="juego_and_punto",
+            field="bets",
+        )
+    bets = []
+    for lance in LANCES:
+        raw = bets_data.get(lance)
+        if lance == "juego" and raw is None:
+            raw = bets_data.get("punto")
+        if raw is None:
+            bets.append(_EMPTY)
+            continue
+        if isinstance(raw, str):
+            raw = [raw]
+        _require_list(raw, f"bets.{lance}")
+        bets.append(_actions(raw, lance))
+    cards = data.get("cards")
+    values = hand_values(rules, cards) if cards is not None else None
+    decl_data = data.get("declarations")
+    decl = declarations_from_json(decl_data) if decl_data is not None else None
+    record = HandRecord(tuple(bets), values, decl)
+    if "punto" in bets_data:
+        _check_punto_key(record)
+    return record
+
+
+def _check_punto_key(record: HandRecord) -> None:
+    if record.cards is not None:
+        anybody = any(v.has_juego for v in record.cards)
+    else:
+        anybody = record.declarations is not None and any(record.declarations.juego)
+    if anybody:
+        raise FormatError(
+            "Bets were given for punto, but a player has juego: punto is played only when "
+            "nobody has juego. Give them as juego.",
+            code="punto_with_juego",
+            field="bets.punto",
+        )
+
+
+_ACTIONS: dict[tuple, tuple[Action, ...]] = {}
+
+
+def _actions(raw: list, lance: str) -> tuple[Action, ...]:
+    """Parsed actions of a lance; text sequences repeat, so they are parsed once."""
+    if all(type(a) is str for a in raw):
+        key = (lance, *raw)
+        found = _ACTIONS.get(key)
+        if found is None:
+            found = tuple(parse_action(a, lance) for a in raw)
+            if len(_ACTIONS) < 50_000:
+                _ACTIONS[key] = found
+        return found
+    return tuple(parse_action(a, lance) for a in raw)
+
+
+def declarations_from_json(data: Any) -> Declarations:
+    data = _require_dict(data, "declarations")
+    pares_raw = _require_list(data.get("pares"), "declarations.pares", 4)
+    pares = []
+    for raw in pares_raw:
+        key = str(raw).lower() if raw is not None else "none"
+        if key not in _PARES_WORDS:
+            raise FormatError(
+                f"Pares is declared as none, par, medias or duples, not {raw!r}.",
+                code="pares_word",
+                field="declarations.pares",
+            )
+        pares.append(_PARES_WORDS[key])
+    juego_raw = _require_list(data.get("juego", [None] * 4), "declarations.juego", 4)
+    juego = [_juego_from_json(raw) for raw in juego_raw]
+    punto = data.get("punto")
+    if punto is not None:
+        punto = tuple(_require_list(punto, "declarations.punto", 4))
+    winners_raw = _require_dict(data.get("winners", {}), "declarations.winners")
+    winners = {}
+    for lance, side in winners_raw.items():
+        if side not in _SIDES:
+            raise FormatError(
+                f"The winner of {lance} is the pair 'mano' or 'postre', not {side!r}.",
+                code="winner_word",
+                field=f"declarations.winners.{lance}",
+            )
+        winners[lance] = _SIDES[side]
+    return Declarations(tuple(pares), tuple(juego), punto, winners)  # type: ignore[arg-type]
+
+
+def _juego_from_json(raw: Any) -> int:
+    if raw is None or raw is False or raw == "none" or raw == "no":
+        return JUEGO_NONE
+    if raw in ("other", "otro", "si", "sí", True):
+        return JUEGO_OTHER
+    if raw in ("31 real", "real", "31real"):
+        return JUEGO_REAL
+    if isinstance(raw, str) and raw.isdigit():
+        return int(raw)
+    if isinstance(raw, int):
+        return raw  # the engine checks it is a possible juego
+    raise FormatError(
+        f"Juego is declared as none, 31, 32 … 37, 40, 'other' or '31 real', not {raw!r}.",
+        code="juego_word",
+        field="declarations.juego",
+    )
+
+
+def rules_from_json(data: Any) -> RuleSet:
+    return RuleSet.from_dict(data)
+
+
+def team_from_json(raw: Any, field: str) -> int:
+    if raw in ("A", "a", 0):
+        return 0
+    if raw in ("B", "b", 1):
+        return 1
+    raise FormatError(f"{field} is pareja 'A' or 'B', not {raw!r}.", code="team_word", field=field)
+
+
+def games_from_json(data: Any) -> list[GameEntry]:
+    games = []
+    for number, raw in enumerate(_require_list(data, "games"), start=1):
+        raw = _require_dict(raw, f"games[{number}]")
+        stones = raw.get("stones")
+        if stones is not None:
+            if isinstance(stones, dict):
+                stones = [stones.get("A"), stones.get("B")]
+            stones = tuple(_require_list(stones, f"games[{number}].stones", 2))
+        winner = raw.get("winner")
+        winner = team_from_json(winner, f"games[{number}].winner") if winner is not None else None
+        games.append(GameEntry(stones, winner, bool(raw.get("ordago", False))))
+    return games
+
+
+# ---------------------------------------------------------------------------------------------
+# Results as plain data
+
+
+def hand_score_to_json(score: HandScore) -> dict[str, Any]:
+    mano, postre = score.stones
+    return {
+        "lances": [
+            {
+                "lance": r.lance,
+                "outcome": r.outcome.value,
+                "winner": SIDE_NAMES[r.side] if r.side is not None else None,
+                "seat": r.seat,
+                "reason": r.reason,
+            }
+            for r in score.lances
+        ],
+        "events": [_event_to_json(e) for e in score.events],
+        "ordago": _event_to_json(score.ordago) if score.ordago else None,
+        "stones": {"mano": mano, "postre": postre},
+    }
+
+
+def _event_to_json(event) -> dict[str, Any]:
+    return {
+        "lance": event.lance,
+        "pair": SIDE_NAMES[event.side],
+        "stones": event.stones,
+        "kind": event.kind,
+    }
+
+
+def _pair(values: tuple[int, int]) -> dict[str, int]:
+    return {"A": values[0], "B": values[1]}
+
+
+def game_to_json(game: GameResult) -> dict[str, Any]:
+    return {
+        "stones": _pair(game.stones),
+        "winner": TEAMS[game.winner],
+        "ordago": game.ordago,
+        "vaca": game.vaca + 1,
+    }
+
+
+def state_to_json(state: MatchState) -> dict[str, Any]:
+    return {
+        "rules": state.rules.as_dict(),
+        "stones": _pair(state.stones),
+        "amarracos": {t: list(amarracos(s)) for t, s in zip(TEAMS, state.stones, strict=True)},
+        "games": [game_to_json(g) for g in state.games],
+        "vaca_games": _pair(state.vaca_games),
+        "vacas": _pair(state.vacas),
+        "next_mano": POSITIONS[state.mano],
+        "hands": state.hands,
+        "finished": state.finished,
+        "winner": TEAMS[state.winner] if state.winner is not None else None,
+    }
+
+
+def outcome_to_json(number: int, outcome: HandOutcome) -> dict[str, Any]:
+    return {
+        "hand": number,
+        "mano": POSITIONS[outcome.mano],
+        "score": hand_score_to_json(outcome.score),
+        "counted": [_event_to_json(e) for e in outcome.applied],
+        "stones": _pair(outcome.stones),
+        "game_ended": outcome.game is not None,
+        "game_winner": TEAMS[outcome.game.winner] if outcome.game else None,
+        "vaca_ended": outcome.vaca_ended,
+        "match_ended": outcome.match_ended,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run(request: Any) -> dict[str, Any]:
+    """Answer one request: ``hand``, ``hands`` (a match) or ``games`` (quick entry)."""
+    request = _require_dict(request, "The request")
+    kinds = [k for k in ("hand", "hands", "games") if k in request]
+    if len(kinds) != 1:
+        raise FormatError(
+            "The request needs exactly one of 'hand' (one hand), 'hands' (a match hand by hand) "
+            "or 'games' (a match as final stones per game).",
+            code="request_kind",
+        )
+    allowed = {"rules", "first_mano", "complete", kinds[0]}
+    unknown = request.keys() - allowed
+    if unknown:
+        raise FormatError(
+            f"Unknown field {sorted(unknown)[0]!r} in the request.",
+            code="unknown_field",
+            field=sorted(unknown)[0],
+        )
+    rules = rules_from_json(request.get("rules"))
+    kind = kinds[0]
+    if kind == "hand":
+        from scoring.hand import score_hand
+
+        return {
+            "hand": hand_score_to_json(score_hand(rules, hand_from_json(request["hand"], rules)))
+        }
+    if kind == "hands":
+        hands_raw = _require_list(request["hands"], "hands")
+        records = []
+        for number, raw in enumerate(hands_raw, start=1):
+            try:
+                records.append(hand_from_json(raw, rules))
+            except ScoringError as error:
+                error.params.setdefault("hand", number)
+                error.message = f"Hand {number}: {error.message}"
+                error.args = (error.message,)
+                raise
+        first = request.get("first_mano", "A1")
+        if first not in POSITIONS:
+            raise FormatError(
+                f"first_mano is one of A1, B1, A2, B2, not {first!r}.", code="first_mano"
+            )
+        state, outcomes = play_match(rules, records, POSITIONS.index(first))
+        return {
+            "match": state_to_json(state),
+            "hands": [outcome_to_json(n, o) for n, o in enumerate(outcomes, start=1)],
+        }
+    complete = request.get("complete", False)
+    if not isinstance(complete, bool):
+        raise FormatError("'complete' is true or false.", code="complete_format")
+    state = record_games(rules, games_from_json(request["games"]), complete=complete)
+    return {"match": state_to_json(state)}
+
+
+__all__ = ["run", "hand_from_json", "PARES_NAMES"]

@@ -1,0 +1,280 @@
+"""Games, vacas and the match: hands applied in order, and games entered as final stones.
+
+Responsible for: the running state of a match at a table — stones of each pair in the current
+game, games won in the current vaca, vacas won, who is mano — and applying a scored hand to it:
+its events are added in counting order and the first pair to reach the target wins the game
+there and then (source 001: «si ambos lo consiguen el que lo haya hecho antes»; 004: the deje is
+counted first), even if the other pair would pass it later in the same count. An accepted órdago
+ends the game for the lance's winner. A decided game starts the next from 0-0; a decided vaca
+and match end there, and anything entered after is refused. Also validates a match entered only
+as the final stones (or the winner) of each game.
+
+Must not: know about tournaments, tables, users or time.
+
+Teams and seats: the two pairs of a match are A and B. Around the table the players sit A1, B1,
+A2, B2 (positions 0-3) in speaking order; mano passes to the right (the next position) after
+each hand. The first game's mano is given; each new game starts one position further on than the
+previous game started (source 000: «the dealer will be the last game's first player»).
+
+Terms: piedras (stones), amarracos (5 stones), juego/partida (a game), vaca, mano, postre,
+órdago, deje.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from scoring.errors import EntryAfterEnd, GameEntryError
+from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
+from scoring.rules import RuleSet
+
+TEAMS = ("A", "B")
+
+
+def amarracos(stones: int) -> tuple[int, int]:
+    """Stones as the table counts them with beans: (amarracos of 5, loose piedras)."""
+    return divmod(stones, 5)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    stones: tuple[int, int]  # A, B when the game ended
+    winner: int  # 0 A, 1 B
+    ordago: bool = False  # won by an accepted órdago
+    vaca: int = 0  # which vaca (0-based) it belongs to
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    rules: RuleSet
+    first_mano: int = 0  # position (0 A1, 1 B1, 2 A2, 3 B2) that was mano in the first hand
+    stones: tuple[int, int] = (0, 0)  # current game
+    games: tuple[GameResult, ...] = ()  # finished games, all vacas
+    vaca_games: tuple[int, int] = (0, 0)  # games won in the current vaca
+    vacas: tuple[int, int] = (0, 0)
+    mano: int = 0  # position that is mano in the next hand
+    game_first_mano: int = 0  # position that was mano in the current game's first hand
+    hands: int = 0
+    winner: int | None = None  # the match's winner once decided
+
+    @classmethod
+    def start(cls, rules: RuleSet, first_mano: int = 0) -> MatchState:
+        if first_mano not in (0, 1, 2, 3):
+            raise GameEntryError(
+                "The first mano is a seat from 0 to 3 (A1, B1, A2, B2).", code="first_mano"
+            )
+        return cls(rules, first_mano, mano=first_mano, game_first_mano=first_mano)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def mano_team(self) -> int:
+        return self.mano % 2
+
+    def team_of_side(self, side: int) -> int:
+        """Side 0 is the pareja mano of the next hand."""
+        return (self.mano + side) % 2
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    score: HandScore
+    mano: int  # position that was mano in this hand
+    applied: tuple[ScoreEvent, ...]  # the events counted before the game ended
+    stones: tuple[int, int]  # A, B after the hand (the final stones if the game ended)
+    game: GameResult | None  # the game this hand ended, if it did
+    vaca_ended: bool = False
+    match_ended: bool = False
+
+
+def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
+    """Score a hand and add it to the match. Returns the new state; the old one is unchanged."""
+    if state.finished:
+        raise EntryAfterEnd(
+            f"The match is over: pareja {TEAMS[state.winner]} won it "
+            f"{state.vacas[state.winner]}-{state.vacas[1 - state.winner]} in vacas. "
+            "No more hands can be entered.",
+            code="match_over",
+        )
+    score = score_hand(state.rules, record)
+    target = state.rules.stones_per_game
+    stones = list(state.stones)
+    applied: list[ScoreEvent] = []
+    game_winner = None
+    for event in score.events:
+        team = state.team_of_side(event.side)
+        stones[team] += event.stones
+        applied.append(event)
+        if stones[team] >= target:
+            game_winner = team
+            break
+    ordago = False
+    if game_winner is None and score.ordago is not None:
+        game_winner = state.team_of_side(score.ordago.side)
+        ordago = True
+        applied.append(score.ordago)
+    mano = state.mano
+    if game_winner is None:
+        new = replace(
+            state, stones=(stones[0], stones[1]), mano=(mano + 1) % 4, hands=state.hands + 1
+        )
+        return new, HandOutcome(score, mano, tuple(applied), new.stones, None)
+    new, game = _end_game(
+        replace(state, hands=state.hands + 1), (stones[0], stones[1]), game_winner, ordago
+    )
+    return new, HandOutcome(
+        score,
+        mano,
+        tuple(applied),
+        game.stones,
+        game,
+        vaca_ended=new.vaca_games == (0, 0),
+        match_ended=new.finished,
+    )
+
+
+def _end_game(
+    state: MatchState, stones: tuple[int, int], winner: int, ordago: bool
+) -> tuple[MatchState, GameResult]:
+    rules = state.rules
+    game = GameResult(stones, winner, ordago, vaca=sum(state.vacas))
+    won = list(state.vaca_games)
+    won[winner] += 1
+    vacas = list(state.vacas)
+    if won[winner] >= rules.games_per_vaca:
+        vacas[winner] += 1
+        won = [0, 0]
+    match_winner = winner if vacas[winner] >= rules.vacas_per_match else None
+    next_first = (state.game_first_mano + 1) % 4
+    new = replace(
+        state,
+        stones=(0, 0),
+        games=state.games + (game,),
+        vaca_games=(won[0], won[1]),
+        vacas=(vacas[0], vacas[1]),
+        mano=next_first,
+        game_first_mano=next_first,
+        winner=match_winner,
+    )
+    return new, game
+
+
+def play_match(
+    rules: RuleSet, hands: list[HandRecord] | tuple[HandRecord, ...], first_mano: int = 0
+) -> tuple[MatchState, tuple[HandOutcome, ...]]:
+    """Apply hands in order from the start of a match (or fold a table's record to resume)."""
+    state = MatchState.start(rules, first_mano)
+    outcomes = []
+    for number, record in enumerate(hands, start=1):
+        try:
+            state, outcome = apply_hand(state, record)
+        except EntryAfterEnd as error:
+            raise EntryAfterEnd(
+                f"Hand {number}: {error.message}", code=error.code, hand=number
+            ) from None
+        outcomes.append(outcome)
+    return state, tuple(outcomes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Quick entry: games given as final stones (or just their winner)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """One game as a table reports it: final stones of A and B, and/or its winner."""
+
+    stones: tuple[int, int] | None = None
+    winner: int | None = None  # 0 A, 1 B; required without stones and for an órdago
+    ordago: bool = False
+
+
+def record_games(
+    rules: RuleSet, games: list[GameEntry] | tuple[GameEntry, ...], *, complete: bool = False
+) -> MatchState:
+    """Validate a match entered game by game and return its state.
+
+    ``complete`` asks for a decided match (a table submitting its final result).
+    """
+    target = rules.stones_per_game
+    state = MatchState.start(rules)
+    for number, entry in enumerate(games, start=1):
+        where = f"Game {number}"
+        if state.finished:
+            raise EntryAfterEnd(
+                f"{where} was entered after the match was decided: pareja "
+                f"{TEAMS[state.winner]} had already won it.",
+                code="game_after_match",
+                game=number,
+            )
+        winner = _game_winner(entry, target, where, number)
+        stones = entry.stones if entry.stones is not None else (0, 0)
+        state, _ = _end_game(state, stones, winner, entry.ordago)
+    if complete and not state.finished:
+        need = rules.games_per_vaca
+        raise GameEntryError(
+            f"The match is not finished: in vacas A {state.vacas[0]} - B {state.vacas[1]}, "
+            f"in the current vaca A {state.vaca_games[0]} - B {state.vaca_games[1]} games "
+            f"({need} win a vaca, {rules.vacas_per_match} the match).",
+            code="match_not_finished",
+        )
+    return state
+
+
+def _game_winner(entry: GameEntry, target: int, where: str, number: int) -> int:
+    if entry.winner is not None and entry.winner not in (0, 1):
+        raise GameEntryError(f"{where}: the winner is pareja A or B.", code="winner_format")
+    if entry.stones is None:
+        if entry.winner is None:
+            raise GameEntryError(
+                f"{where}: give the final stones or who won it.", code="game_empty", game=number
+            )
+        return entry.winner
+    a, b = entry.stones
+    for value in (a, b):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise GameEntryError(
+                f"{where}: stones are whole numbers from 0 up, not {value!r}.",
+                code="stones_value",
+                game=number,
+            )
+    if entry.ordago:
+        if entry.winner is None:
+            raise GameEntryError(
+                f"{where} was won by an órdago: say which pair won it.",
+                code="ordago_winner_missing",
+                game=number,
+            )
+        if a >= target or b >= target:
+            raise GameEntryError(
+                f"{where}: a game won by órdago ends before anybody reaches {target}, "
+                f"but the stones are {a}-{b}.",
+                code="ordago_after_target",
+                game=number,
+            )
+        return entry.winner
+    if a >= target and b >= target:
+        raise GameEntryError(
+            f"{where}: both pairs have {target} or more ({a}-{b}). Only the first to reach "
+            f"{target} wins, and the game stops there: the loser ends below {target}.",
+            code="both_at_target",
+            game=number,
+        )
+    if a < target and b < target:
+        raise GameEntryError(
+            f"{where} is not finished: neither pair reached {target} ({a}-{b}). If it was won "
+            "by an órdago, mark it so.",
+            code="game_not_finished",
+            game=number,
+        )
+    winner = 0 if a >= target else 1
+    if entry.winner is not None and entry.winner != winner:
+        raise GameEntryError(
+            f"{where}: pareja {TEAMS[entry.winner]} is given as the winner, but the stones "
+            f"{a}-{b} say pareja {TEAMS[winner]} won.",
+            code="winner_contradicts_stones",
+            game=number,
+        )
+    return winner

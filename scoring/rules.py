@@ -1,0 +1,112 @@
+"""The rule set a table plays by.
+
+Responsible for: one frozen value holding every option that changes how a hand, a game, a vaca
+or a match is scored, with its defaults and its own validation. Where the rules sources disagree
+(see docs/rules.md) the option is here, and the default is the Spanish page's (source 001)
+unless noted.
+
+Must not: know about tournaments, clubs or the database.
+
+Terms: reyes (8 reyes: every 3 is a rey and every 2 an as; 4 reyes: 3 and 2 keep their value),
+piedras (stones), juego (a game to 30/40 stones, and also the lance), vaca (a set of games),
+31 real, deje (the stone a refused envite gives), envite.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any
+
+from scoring.errors import RuleSetError
+
+
+class Real31(enum.Enum):
+    """Whether 31 real (a figure and three sietes) beats every other 31, whatever the seat."""
+
+    OFF = "off"
+    SOTA_777 = "sota_777"  # only sota+7+7+7 (source 000: "some others restrict it")
+    FIGURE_777 = "figure_777"  # any card worth 10 with three sietes (source 003)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    kings: int = 8
+    stones_per_game: int = 40
+    games_per_vaca: int = 3
+    vacas_per_match: int = 1
+    real_31: Real31 = Real31.OFF
+    dejes: bool = True
+    min_envite: int = 2
+
+    def __post_init__(self) -> None:
+        if self.kings not in (4, 8):
+            raise RuleSetError(
+                f"Kings must be 8 or 4, not {self.kings!r}.", code="kings", value=self.kings
+            )
+        _check_int("stones_per_game", self.stones_per_game, 10, 100, "Stones per game")
+        _check_int("games_per_vaca", self.games_per_vaca, 1, 9, "Games to win a vaca")
+        _check_int("vacas_per_match", self.vacas_per_match, 1, 9, "Vacas to win the match")
+        _check_int("min_envite", self.min_envite, 1, 10, "The minimum envite")
+        if not isinstance(self.real_31, Real31):
+            raise RuleSetError("31 real must be one of: off, sota_777, figure_777.", code="real_31")
+        if not isinstance(self.dejes, bool):
+            raise RuleSetError("Dejes must be true or false.", code="dejes")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
+        """Build a rule set from plain values (JSON); unknown keys are an error."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RuleSetError("The rule set must be an object of options.", code="format")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleSetError(
+                f"Unknown rule set option {unknown[0]!r}; the options are "
+                f"{', '.join(sorted(known))}.",
+                code="unknown_option",
+                option=unknown[0],
+            )
+        values = dict(data)
+        if "real_31" in values:
+            raw = values["real_31"]
+            if raw is False or raw is None:
+                raw = "off"
+            try:
+                values["real_31"] = raw if isinstance(raw, Real31) else Real31(raw)
+            except ValueError:
+                raise RuleSetError(
+                    f"31 real must be one of: off, sota_777, figure_777 (got {raw!r}).",
+                    code="real_31",
+                ) from None
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kings": self.kings,
+            "stones_per_game": self.stones_per_game,
+            "games_per_vaca": self.games_per_vaca,
+            "vacas_per_match": self.vacas_per_match,
+            "real_31": self.real_31.value,
+            "dejes": self.dejes,
+            "min_envite": self.min_envite,
+        }
+
+
+def _check_int(name: str, value: Any, low: int, high: int, label: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleSetError(
+            f"{label} must be a whole number from {low} to {high}, not {value!r}.",
+            code=name,
+            value=value,
+        )
+
+
+#: The rule sets clubs start from; a club can define more (clubs app).
+PRESETS: dict[str, RuleSet] = {
+    "8 reyes a 40": RuleSet(kings=8, stones_per_game=40),
+    "4 reyes a 30": RuleSet(kings=4, stones_per_game=30),
+    "4 reyes a 25": RuleSet(kings=4, stones_per_game=25),
+}
