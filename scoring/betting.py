@@ -210,7 +210,7 @@ def _parse_object(raw: dict, lance: str) -> Action:
     return Action(act, stones, side)
 
 
-_RESOLVED: dict[tuple, Betting] = {}
+RESOLVED: dict[tuple, Betting] = {}
 
 
 def resolve(
@@ -224,12 +224,12 @@ def resolve(
 
     Pure, and tables repeat the same few sequences, so answers are memoised (errors are not).
     """
-    key = (actions, lance, speakers, min_envite)
-    found = _RESOLVED.get(key)
+    key = (actions, speakers, min_envite)  # the answer does not depend on the lance's name
+    found = RESOLVED.get(key)
     if found is None:
         found = _resolve(actions, lance, speakers, min_envite)
-        if len(_RESOLVED) < 50_000:
-            _RESOLVED[key] = found
+        if len(RESOLVED) < 50_000:
+            RESOLVED[key] = found
     return found
 
 

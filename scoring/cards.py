@@ -204,6 +204,12 @@ def _build_fast() -> dict[str, tuple[int, int]]:
 
 _FAST = _build_fast()
 
+# Hot path: each compact card text → its bit in the deck (bits 0-39) plus 5**i << 40 for its
+# rank's position i. The sum over a hand keeps the cards in the low 40 bits and, above them, a
+# number that names the hand's multiset of ranks (no rank appears more than 4 times: base 5).
+DECK_MASK = (1 << 40) - 1
+CARD_CODES = {text: bit | (5 ** RANKS.index(rank)) << 40 for text, (bit, rank) in _FAST.items()}
+
 
 class _RanksOf(dict):
     def __missing__(self, indices: tuple[int, ...]) -> tuple[int, ...]:
@@ -267,6 +273,9 @@ class HandValue:
     points: int  # sum of card values: figures 10, as 1, others their number
     juego_rank: int  # 0 without juego
     real: bool  # 31 real under the rule set
+
+    keys: tuple[int, int, int, int, int]  # grande, chica, pares, juego, punto ranks
+    juego_points: int  # points when they make juego, else 0
 
     @property
     def has_juego(self) -> bool:
@@ -363,6 +372,7 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
         real = sevens == 3 and points == 31
     else:
         real = False
+    juego = juego_rank(points, real)
     return HandValue(
         ranks=ranks,
         grande_rank=grande,
@@ -371,8 +381,10 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
         pares_rank=pares_rank,
         pares_ranks=pares_ranks,
         points=points,
-        juego_rank=juego_rank(points, real),
+        juego_rank=juego,
         real=real,
+        keys=(grande, chica_rank, pares_rank, juego, points),
+        juego_points=points if points >= 31 else 0,
     )
 
 
@@ -395,6 +407,21 @@ def value_table(kings: int, real_31: Real31) -> dict[tuple[int, ...], HandValue]
     table = _TABLES.get(key)
     if table is None:
         table = _TABLES[key] = _build_table(kings, real_31)
+    return table
+
+
+_MULTISET_TABLES: dict[tuple[int, Real31], dict[int, HandValue]] = {}
+
+
+def multiset_table(kings: int, real_31: Real31) -> dict[int, HandValue]:
+    """The precomputed table keyed by the multiset number of CARD_CODES (see above)."""
+    key = (kings, real_31)
+    table = _MULTISET_TABLES.get(key)
+    if table is None:
+        table = _MULTISET_TABLES[key] = {
+            sum(5 ** RANKS.index(r) for r in ranks): value
+            for ranks, value in value_table(kings, real_31).items()
+        }
     return table
 
 

@@ -33,8 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scoring.betting import SIDE_NAMES, Action, Betting, Outcome, resolve
+from scoring.betting import RESOLVED, SIDE_NAMES, Act, Action, Outcome, resolve
 from scoring.cards import (
+    CARD_CODES,
+    DECK_MASK,
     DUPLES,
     MEDIAS,
     PAR,
@@ -43,6 +45,7 @@ from scoring.cards import (
     HandValue,
     hand_mask_and_ranks,
     juego_rank,
+    multiset_table,
     value_table,
 )
 from scoring.errors import CardError, DeclarationError
@@ -69,8 +72,7 @@ class Declarations:
     winners: dict[str, int] = field(default_factory=dict)  # lance → side that won it
 
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
+class HandRecord(NamedTuple):
     """What a table records for one hand. Give ``cards`` or ``declarations`` (or both)."""
 
     bets: tuple[tuple[Action, ...], ...] = ((), (), (), ())  # grande, chica, pares, juego/punto
@@ -97,14 +99,40 @@ class ScoreEvent(NamedTuple):
         return f"{who}: {self.stones} in {self.lance} ({what})"
 
 
+_LANCE_INDEX = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}
+
+
 class LanceResult(NamedTuple):
     lance: str  # grande, chica, pares, juego or punto
     outcome: Outcome
     side: int | None  # the pair the lance goes to (None: nobody, e.g. nobody has pares)
     seat: int | None  # the seat with the best cards, when the cards decided it
-    best: HandValue | None = None  # the winning seat's cards
-    other: HandValue | None = None  # the other pair's best cards
-    tie: bool = False  # the other pair's best was equal: seat order decided
+    cards: tuple[HandValue, ...] | None = None  # the four hands, when the cards decided it
+    speakers: tuple[int, ...] = ()  # the seats that took part in the lance
+
+    # The comparison behind the result is worked out only when asked for: scoring a hand
+    # needs the winner, not the explanation.
+    @property
+    def best(self) -> HandValue | None:
+        """The winning seat's cards."""
+        return self.cards[self.seat] if self.cards is not None else None
+
+    @property
+    def other(self) -> HandValue | None:
+        """The best cards of the other pair among those that took part."""
+        if self.cards is None:
+            return None
+        others = [s for s in self.speakers if s % 2 != self.seat % 2]
+        if not others:
+            return None
+        return self.cards[_best_seat(self.cards, _LANCE_INDEX[self.lance], others)]
+
+    @property
+    def tie(self) -> bool:
+        """The other pair's best was as good: seat order decided."""
+        other = self.other
+        k = _LANCE_INDEX[self.lance]
+        return other is not None and other.keys[k] == self.best.keys[k]
 
     @property
     def reason(self) -> str:
@@ -115,23 +143,36 @@ class LanceResult(NamedTuple):
             return f"{who} bet and the envite was refused (no quiero)"
         if self.outcome is Outcome.NOT_PLAYED and self.lance in ("pares", "juego"):
             return f"only {who} has {self.lance}"
-        if self.best is None:
+        best = self.best
+        if best is None:
             return f"{who} won {self.lance} (declared)"
-        mine = self.best.describe(self.lance)
-        if self.other is None:
+        mine = best.describe(self.lance)
+        other = self.other
+        if other is None:
             return f"{mine}; the other pair has no {self.lance}"
-        theirs = self.other.describe(self.lance)
+        theirs = other.describe(self.lance)
         if self.tie:
             return f"{mine} ties with {theirs}; the player nearer mano wins"
-        if self.best.real and self.lance == "juego" and self.best.points == self.other.points:
+        if best.real and self.lance == "juego" and best.points == other.points:
             return f"{mine} beats {theirs} (31 real, whatever the seat)"
         return f"{mine} beats {theirs}"
 
 
 class HandScore(NamedTuple):
     events: tuple[ScoreEvent, ...]  # in counting order: dejes, then the count
-    lances: tuple[LanceResult, ...]
-    ordago: ScoreEvent | None = None
+    ordago: ScoreEvent | None
+    #: per lance (name, outcome, side, seat, speakers); ``lances`` explains them on demand,
+    #: since counting a hand needs the winners, not the explanations
+    decided: tuple[tuple, ...]
+    cards: tuple[HandValue, ...] | None
+
+    @property
+    def lances(self) -> tuple[LanceResult, ...]:
+        cards = self.cards
+        return tuple(
+            LanceResult(name, outcome, side, seat, cards if seat is not None else None, speakers)
+            for name, outcome, side, seat, speakers in self.decided
+        )
 
     @property
     def stones(self) -> tuple[int, int]:
@@ -151,14 +192,43 @@ def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, Ha
         raise CardError(
             "Give the cards of the four players, in seat order from mano.", code="four_hands"
         )
+    try:  # the hot path: four hands of four cards in the compact form
+        t0, t1, t2, t3 = hands[0].split(), hands[1].split(), hands[2].split(), hands[3].split()
+        if len(t0) == len(t1) == len(t2) == len(t3) == 4:
+            code = CARD_CODES.__getitem__
+            a, b, c, d = (
+                sum(map(code, t0)),
+                sum(map(code, t1)),
+                sum(map(code, t2)),
+                sum(map(code, t3)),
+            )
+            # 16 single bits add up to 16 set bits only if no two were equal (no carries)
+            if ((a + b + c + d) & DECK_MASK).bit_count() == 16:
+                by_multiset = multiset_table(rules.kings, rules.real_31)
+                return (
+                    by_multiset[a >> 40],
+                    by_multiset[b >> 40],
+                    by_multiset[c >> 40],
+                    by_multiset[d >> 40],
+                )
+    except (AttributeError, KeyError):
+        pass  # not text, or not the compact form: the slow path below says what is wrong
     table = value_table(rules.kings, rules.real_31)
-    seen = 0
-    values = []
-    for seat, text in enumerate(hands):
-        mask, ranks = hand_mask_and_ranks(text, SEAT_NAMES[seat])
-        if seen & mask:
-            from scoring.cards import DECK, card_name  # error path only
+    m0, r0 = hand_mask_and_ranks(hands[0], "mano")
+    m1, r1 = hand_mask_and_ranks(hands[1], "second")
+    m2, r2 = hand_mask_and_ranks(hands[2], "third")
+    m3, r3 = hand_mask_and_ranks(hands[3], "postre")
+    if (m0 | m1 | m2 | m3).bit_count() != 16:
+        _raise_dealt_twice((m0, m1, m2, m3))
+    return table[r0], table[r1], table[r2], table[r3]
 
+
+def _raise_dealt_twice(masks: tuple[int, ...]) -> None:
+    from scoring.cards import DECK, card_name  # error path only
+
+    seen = 0
+    for seat, mask in enumerate(masks):
+        if seen & mask:
             card = next(c for c in DECK if mask & seen & (1 << c.index))
             raise CardError(
                 f"The {card_name(card)} ({card.code}) was dealt to two players; each card is in "
@@ -168,8 +238,6 @@ def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, Ha
                 seat=SEAT_NAMES[seat],
             )
         seen |= mask
-        values.append(table[ranks])
-    return tuple(values)  # type: ignore[return-value]
 
 
 def declarations_from_cards(rules: RuleSet, cards: tuple[HandValue, ...]) -> Declarations:
@@ -180,108 +248,160 @@ def declarations_from_cards(rules: RuleSet, cards: tuple[HandValue, ...]) -> Dec
     )
     nobody = not any(v.has_juego for v in cards)
     punto = tuple(v.points for v in cards) if nobody else None
-    winners = {}
-    for i, lance in enumerate(("grande", "chica")):
-        winners[lance] = _best_seat(cards, i, range(4)) % 2
+    winners = {
+        "grande": _best_seat(cards, 0, range(4)) % 2,
+        "chica": _best_seat(cards, 1, range(4)) % 2,
+    }
+    with_pares = [s for s in range(4) if pares[s]]
+    if with_pares:
+        winners["pares"] = _best_seat(cards, 2, with_pares) % 2
+    if nobody:
+        winners["punto"] = _best_seat(cards, 4, range(4)) % 2
+    else:
+        winners["juego"] = _best_seat(cards, 3, [s for s in range(4) if juego[s]]) % 2
     return Declarations(pares, juego, punto, winners)  # type: ignore[arg-type]
-
-
-def _rank(value: HandValue, lance_index: int) -> int:
-    if lance_index == 0:
-        return value.grande_rank
-    if lance_index == 1:
-        return value.chica_rank
-    if lance_index == 2:
-        return value.pares_rank
-    return value.juego_rank if lance_index == 3 else value.points
 
 
 def _best_seat(cards: tuple[HandValue, ...], lance_index: int, seats) -> int:
     best_seat, best = -1, -1
     for seat in seats:  # strict '>' keeps the seat nearer mano on a tie
-        r = _rank(cards[seat], lance_index)
+        r = cards[seat].keys[lance_index]
         if r > best:
             best_seat, best = seat, r
     return best_seat
+
+
+_ALL_SEATS = (0, 1, 2, 3)
+#: the seats whose bit is set in a 4-bit mask, in seat order
+_SEATS_OF = tuple(tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
 
 
 def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
     """Score one hand. Raises the engine's error for anything that cannot have happened."""
     cards = record.cards
     decl = record.declarations
-    if cards is None and decl is None:
-        raise DeclarationError(
-            "A hand needs either the four players' cards or what each player declared.",
-            code="nothing_recorded",
-        )
     if decl is not None:
         _check_declarations(rules, decl)
         if cards is not None:
             _check_against_cards(rules, decl, cards)
-
     if cards is not None:
-        pares = [v.pares for v in cards]
-        juego_points = [v.points if v.has_juego else 0 for v in cards]
+        c0, c1, c2, c3 = cards
+        pares = (c0.pares, c1.pares, c2.pares, c3.pares)
+        juego_points = (c0.juego_points, c1.juego_points, c2.juego_points, c3.juego_points)
+    elif decl is not None:
+        pares = decl.pares
+        juego_points = tuple(_juego_points(j) for j in decl.juego)
     else:
-        pares = list(decl.pares)
-        juego_points = [_juego_points(j) for j in decl.juego]
-    anybody_juego = any(juego_points)
-
-    deje_events: list[ScoreEvent] = []
-    count_events: list[ScoreEvent] = []
-    results: list[LanceResult] = []
-    ordago: ScoreEvent | None = None
-
-    for index, lance in enumerate(LANCES):
-        name = lance if index < 3 or anybody_juego else "punto"
-        actions = record.bets[index]
-        if ordago is not None:
-            if any(a.act.value != "paso" for a in actions):
-                raise DeclarationError(
-                    f"The órdago accepted in {ordago.lance} ended the game: nothing can be bet "
-                    f"in {name} after it.",
-                    code="bet_after_ordago",
-                    lance=name,
+        raise DeclarationError(
+            "A hand needs either the four players' cards or what each player declared.",
+            code="nothing_recorded",
+        )
+    anybody_juego = bool(juego_points[0] or juego_points[1] or juego_points[2] or juego_points[3])
+    pares_speakers = _SEATS_OF[
+        bool(pares[0]) | bool(pares[1]) << 1 | bool(pares[2]) << 2 | bool(pares[3]) << 3
+    ]
+    if anybody_juego:
+        last, last_speakers = (
+            "juego",
+            _SEATS_OF[
+                bool(juego_points[0])
+                | bool(juego_points[1]) << 1
+                | bool(juego_points[2]) << 2
+                | bool(juego_points[3]) << 3
+            ],
+        )
+    else:
+        last, last_speakers = "punto", _ALL_SEATS
+    lances = (
+        ("grande", _ALL_SEATS, 0),
+        ("chica", _ALL_SEATS, 1),
+        ("pares", pares_speakers, 2),
+        (last, last_speakers, 3 if anybody_juego else 4),
+    )
+    min_envite = rules.min_envite
+    dejes: list[ScoreEvent] = []
+    count: list[ScoreEvent] = []
+    results: list[tuple] = []
+    bets = record.bets
+    for index, (name, speakers, key) in enumerate(lances):
+        actions = bets[index]
+        betting = RESOLVED.get((actions, speakers, min_envite)) or resolve(
+            actions, lance=name, speakers=speakers, min_envite=min_envite
+        )
+        outcome = betting.outcome
+        seat = None
+        if outcome is _NO_QUERIDO:
+            side = betting.side
+            if rules.dejes:
+                dejes.append(ScoreEvent(name, side, betting.stones, "deje"))
+        elif outcome is _NOT_PLAYED:
+            side = speakers[0] % 2 if speakers else None
+        elif cards is not None:
+            seat = _best_seat(cards, key, speakers)
+            side = seat % 2
+            if decl is not None:
+                _check_declared_winner(
+                    decl, name, LanceResult(name, outcome, side, seat, cards, speakers)
                 )
-            continue
-        if index == 2:
-            speakers = tuple(s for s in range(4) if pares[s])
-        elif index == 3 and anybody_juego:
-            speakers = tuple(s for s in range(4) if juego_points[s])
         else:
-            speakers = (0, 1, 2, 3)
-        betting = resolve(actions, lance=name, speakers=speakers, min_envite=rules.min_envite)
-        result = _lance_result(rules, record, index, name, betting, speakers)
-        results.append(result)
-        if betting.outcome is Outcome.NO_QUERIDO and rules.dejes:
-            deje_events.append(ScoreEvent(name, betting.side, betting.stones, "deje"))
-        if betting.outcome is Outcome.ORDAGO:
-            ordago = ScoreEvent(name, result.side, 0, "ordago")
-            continue
-        side = result.side
+            side = _declared_winner(rules, decl, index, name)
+        results.append((name, outcome, side, seat, speakers))
+        if outcome is _ORDAGO:
+            _check_nothing_after_ordago(record, index, name, anybody_juego)
+            ordago = ScoreEvent(name, side, 0, "ordago")
+            return HandScore(tuple(dejes), ordago, tuple(results), cards)
         if side is None:
             continue
-        if betting.outcome is Outcome.QUERIDO:
-            count_events.append(ScoreEvent(name, side, betting.stones, "envite"))
-        elif betting.outcome is Outcome.PASO and index < 2:
-            count_events.append(ScoreEvent(name, side, 1, "paso"))
+        if outcome is _QUERIDO:
+            count.append(ScoreEvent(name, side, betting.stones, "envite"))
+        if index < 2:  # grande and chica: 1 stone en paso, no bonus
+            if outcome is _PASO:
+                count.append(ScoreEvent(name, side, 1, "paso"))
+            continue
         if index == 2:
-            bonus = sum(pares[s] for s in (side, side + 2))
-        elif index == 3 and anybody_juego:
-            bonus = sum(
-                3 if juego_points[s] == 31 else 2 if juego_points[s] else 0
-                for s in (side, side + 2)
-            )
-        elif index == 3:
-            bonus = 1
+            bonus = pares[side] + pares[side + 2]
+        elif key == 3:
+            bonus = _JUEGO_BONUS[juego_points[side]] + _JUEGO_BONUS[juego_points[side + 2]]
         else:
-            bonus = 0
+            bonus = 1  # punto
         if bonus:
-            count_events.append(ScoreEvent(name, side, bonus, "bonus"))
+            count.append(ScoreEvent(name, side, bonus, "bonus"))
+    return HandScore(tuple(dejes + count), None, tuple(results), cards)
 
-    if ordago is not None:
-        return HandScore(tuple(deje_events), tuple(results), ordago)
-    return HandScore(tuple(deje_events + count_events), tuple(results))
+
+_NO_QUERIDO, _NOT_PLAYED, _ORDAGO, _QUERIDO, _PASO = (
+    Outcome.NO_QUERIDO,
+    Outcome.NOT_PLAYED,
+    Outcome.ORDAGO,
+    Outcome.QUERIDO,
+    Outcome.PASO,
+)
+_JUEGO_BONUS = {0: 0, 31: 3, 32: 2, 33: 2, 34: 2, 35: 2, 36: 2, 37: 2, 40: 2}
+
+
+def _check_nothing_after_ordago(
+    record: HandRecord, index: int, name: str, anybody_juego: bool
+) -> None:
+    for later in range(index + 1, 4):
+        if any(a.act is not Act.PASO for a in record.bets[later]):
+            lance = LANCES[later] if later < 3 or anybody_juego else "punto"
+            raise DeclarationError(
+                f"The órdago accepted in {name} ended the game: nothing can be bet in {lance} "
+                "after it.",
+                code="bet_after_ordago",
+                lance=lance,
+            )
+
+
+def _check_declared_winner(decl: Declarations, name: str, result: LanceResult) -> None:
+    declared = decl.winners.get(name)
+    if declared is not None and declared != result.side:
+        raise DeclarationError(
+            f"Pareja {SIDE_NAMES[declared]} was entered as the winner of {name}, but the cards "
+            f"say otherwise: {result.reason}.",
+            code="winner_contradicts_cards",
+            lance=name,
+        )
 
 
 def _juego_points(declared: int) -> int:
@@ -290,43 +410,6 @@ def _juego_points(declared: int) -> int:
     if declared == JUEGO_OTHER:
         return 33  # any juego but 31: worth 2, its exact number unknown
     return declared
-
-
-def _lance_result(
-    rules: RuleSet,
-    record: HandRecord,
-    index: int,
-    name: str,
-    betting: Betting,
-    speakers: tuple[int, ...],
-) -> LanceResult:
-    outcome = betting.outcome
-    if outcome is Outcome.NO_QUERIDO:
-        return LanceResult(name, outcome, betting.side, None)
-    if not speakers:
-        return LanceResult(name, outcome, None, None)
-    if outcome is Outcome.NOT_PLAYED:
-        return LanceResult(name, outcome, speakers[0] % 2, None)
-    cards = record.cards
-    if cards is not None:
-        rank_index = 4 if name == "punto" else index
-        seat = _best_seat(cards, rank_index, speakers)
-        best = cards[seat]
-        others = [s for s in speakers if s % 2 != seat % 2]
-        other_seat = _best_seat(cards, rank_index, others) if others else None
-        other = cards[other_seat] if other_seat is not None else None
-        tie = other is not None and _rank(other, rank_index) == _rank(best, rank_index)
-        declared = record.declarations.winners.get(name) if record.declarations else None
-        if declared is not None and declared != seat % 2:
-            raise DeclarationError(
-                f"Pareja {SIDE_NAMES[declared]} was entered as the winner of {name}, but the "
-                f"cards say otherwise: {LanceResult(name, outcome, seat % 2, seat, best, other, tie).reason}.",
-                code="winner_contradicts_cards",
-                lance=name,
-            )
-        return LanceResult(name, outcome, seat % 2, seat, best, other, tie)
-    side = _declared_winner(rules, record.declarations, index, name)
-    return LanceResult(name, outcome, side, None)
 
 
 def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) -> int:

@@ -78,15 +78,49 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
     """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``."""
     if not isinstance(data, dict):
         raise FormatError("A hand must be a JSON object.", code="not_object", field="hand")
-    unknown = data.keys() - _HAND_KEYS
-    if unknown:
+    if not _HAND_KEYS.issuperset(data):
+        unknown = data.keys() - _HAND_KEYS
         raise FormatError(
             f"Unknown field {sorted(unknown)[0]!r} in a hand; the fields are cards, bets and "
             "declarations.",
             code="unknown_field",
             field=sorted(unknown)[0],
         )
-    bets_data = data.get("bets") or {}
+    bets = _bets_from_json(data.get("bets") or {})
+    cards = data.get("cards")
+    values = hand_values(rules, cards) if cards is not None else None
+    decl_data = data.get("declarations")
+    decl = declarations_from_json(decl_data) if decl_data is not None else None
+    record = HandRecord(bets, values, decl)
+    if "punto" in (data.get("bets") or ()):
+        _check_punto_key(record)
+    return record
+
+
+_BETS: dict[tuple, tuple[tuple[Action, ...], ...]] = {}
+
+
+def _bets_from_json(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
+    """The four lances' actions; tables repeat the same sequences, so text is parsed once."""
+    if type(bets_data) is dict:
+        values = bets_data.values()
+        # the types are part of the key so that "paso" and ["p", "a", "s", "o"] differ
+        key = (tuple(bets_data), tuple(map(type, values)), tuple(map(tuple, values)))
+        try:
+            found = _BETS.get(key)
+        except TypeError:  # an action given as an object: not hashable, parse it every time
+            key, found = None, None
+        if found is not None:
+            return found
+    else:
+        key = None
+    found = _parse_bets(bets_data)
+    if key is not None and len(_BETS) < 50_000:
+        _BETS[key] = found
+    return found
+
+
+def _parse_bets(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
     if not isinstance(bets_data, dict):
         raise FormatError(
             "'bets' must be an object with one list per lance.", code="not_object", field="bets"
@@ -116,15 +150,8 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
         if isinstance(raw, str):
             raw = [raw]
         _require_list(raw, f"bets.{lance}")
-        bets.append(_actions(raw, lance))
-    cards = data.get("cards")
-    values = hand_values(rules, cards) if cards is not None else None
-    decl_data = data.get("declarations")
-    decl = declarations_from_json(decl_data) if decl_data is not None else None
-    record = HandRecord(tuple(bets), values, decl)
-    if "punto" in bets_data:
-        _check_punto_key(record)
-    return record
+        bets.append(tuple(parse_action(a, lance) for a in raw))
+    return tuple(bets)
 
 
 def _check_punto_key(record: HandRecord) -> None:
@@ -139,22 +166,6 @@ def _check_punto_key(record: HandRecord) -> None:
             code="punto_with_juego",
             field="bets.punto",
         )
-
-
-_ACTIONS: dict[tuple, tuple[Action, ...]] = {}
-
-
-def _actions(raw: list, lance: str) -> tuple[Action, ...]:
-    """Parsed actions of a lance; text sequences repeat, so they are parsed once."""
-    if all(type(a) is str for a in raw):
-        key = (lance, *raw)
-        found = _ACTIONS.get(key)
-        if found is None:
-            found = tuple(parse_action(a, lance) for a in raw)
-            if len(_ACTIONS) < 50_000:
-                _ACTIONS[key] = found
-        return found
-    return tuple(parse_action(a, lance) for a in raw)
 
 
 def declarations_from_json(data: Any) -> Declarations:

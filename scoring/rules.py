@@ -21,7 +21,7 @@ from typing import Any
 from scoring.errors import RuleSetError
 
 
-class Real31(enum.Enum):
+class Real31(enum.StrEnum):
     """Whether 31 real (a figure and three sietes) beats every other 31, whatever the seat."""
 
     OFF = "off"

@@ -14,7 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
+        [sys.executable, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
         timeout=60,
     )
 
@@ -59,10 +63,11 @@ def test_cli_scores_a_match_hand_by_hand():
 
 
 def test_cli_quick_entry():
-    request = {"rules": {"games_per_vaca": 2}, "games": [{"stones": [40, 3]},
-                                                         {"stones": {"A": 12, "B": 40}},
-                                                         {"winner": "A"}],
-               "complete": True}
+    request = {
+        "rules": {"games_per_vaca": 2},
+        "games": [{"stones": [40, 3]}, {"stones": {"A": 12, "B": 40}}, {"winner": "A"}],
+        "complete": True,
+    }
     result = _run("-m", "scoring", stdin=json.dumps(request))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["match"]["winner"] == "A"
@@ -72,8 +77,13 @@ def test_cli_quick_entry():
     ("stdin", "code", "words"),
     [
         ("{not json", "json", "not valid JSON"),
-        (json.dumps({"hand": {"cards": ["Ro Rc Cc 8b", "So Sc 7e 6b", "Co Ce 5o 4c",
-                                        "1o 1c 4e 5b"]}}), "no_8_9", "without 8s and 9s"),
+        (
+            json.dumps(
+                {"hand": {"cards": ["Ro Rc Cc 8b", "So Sc 7e 6b", "Co Ce 5o 4c", "1o 1c 4e 5b"]}}
+            ),
+            "no_8_9",
+            "without 8s and 9s",
+        ),
         (json.dumps({"games": [{"stones": [40, 40]}]}), "both_at_target", "both pairs"),
         (json.dumps([1, 2]), "not_object", "JSON object"),
     ],
