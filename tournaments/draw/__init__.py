@@ -1,0 +1,82 @@
+"""Pairing and bracket algorithms for Amarrako's tournaments, over plain values (no ORM).
+
+Responsible for: deciding who meets whom — Swiss rounds, elimination after N losses (a tres
+ceros), single and double elimination brackets, round-robin groups (liguilla) and their
+schedules, the crossing from groups to a knockout, and table numbers — and saying why, with a
+structured `Reason` on every `Pairing`.
+
+Must not: import Django or any web code, touch a database, read the clock, or use randomness
+other than the seed or ``random.Random`` passed in: the same input and seed give the same draw.
+A manager in the tournaments app loads rows, calls these functions and stores what they return.
+Errors an organizer can act on are `DrawError` (a stable ``code``, ``params`` and an English
+message); anything else is a bug.
+
+Terms: an entrant is a pareja (pair of players); see each module for the format's own terms.
+
+Modules:
+
+- `base`: `Entrant`, `Result`, `Pairing`, `DrawError`, seeding order.
+- `reasons`: `Reason` and the catalogue of reason codes (stable; the web layer translates them).
+- `swiss`: `pair_swiss`, `pair_lives` (out after N losses), `records`.
+- `bracket`: `single_elimination`, the bracket structure and `advance` / `resolve` / `champion`.
+- `double`: `double_elimination` (winners', losers' bracket, grand final, optional reset).
+- `roundrobin`: `round_robin_groups` (snake seeding, club-mates apart), `round_robin_schedule`.
+- `crossing`: `knockout_from_groups` (1A–2B, 1B–2A, …) into a seeded bracket.
+- `tables`: `assign_tables` (table 1 for the top match, pinned entrants on their tables).
+- `matching`: the assignment and general-matching primitives the pairers use.
+"""
+
+from tournaments.draw.base import DrawError, Entrant, Pairing, Result, initial_order, make_rng
+from tournaments.draw.bracket import (
+    Bracket,
+    BracketMatch,
+    Side,
+    Slot,
+    advance,
+    bracket_pairings,
+    champion,
+    first_round,
+    resolve,
+    seed_lines,
+    single_elimination,
+)
+from tournaments.draw.crossing import knockout_from_groups
+from tournaments.draw.double import double_elimination
+from tournaments.draw.reasons import REASON_TEXT, Reason
+from tournaments.draw.roundrobin import Group, round_robin_groups, round_robin_schedule
+from tournaments.draw.swiss import Record, lives_left, next_round, pair_lives, pair_swiss, records
+from tournaments.draw.tables import assign_tables
+
+__all__ = [
+    "REASON_TEXT",
+    "Bracket",
+    "BracketMatch",
+    "DrawError",
+    "Entrant",
+    "Group",
+    "Pairing",
+    "Reason",
+    "Record",
+    "Result",
+    "Side",
+    "Slot",
+    "advance",
+    "assign_tables",
+    "bracket_pairings",
+    "champion",
+    "double_elimination",
+    "first_round",
+    "initial_order",
+    "knockout_from_groups",
+    "lives_left",
+    "make_rng",
+    "next_round",
+    "pair_lives",
+    "pair_swiss",
+    "records",
+    "resolve",
+    "round_robin_groups",
+    "round_robin_schedule",
+    "seed_lines",
+    "single_elimination",
+]

@@ -1,0 +1,507 @@
+"""Swiss pairing, and "elimination after N lost matches" (a tres ceros) built on it.
+
+Responsible for: the next round of a Swiss phase (`pair_swiss`) or of an elimination-after-N-
+losses phase (`pair_lives`), from the entrants still playing and the results so far. The rules,
+in priority order:
+
+1. Everybody plays exactly once; with an odd field exactly one entrant has a bye.
+2. No rematch if any pairing of the round avoids one (a rematch is only ever drawn when no
+   pairing without one exists, with reason ``rematch_unavoidable``, and then as few as possible).
+3. No second bye until every entrant has had one: the bye goes to the lowest-ranked entrant
+   with the fewest byes, unless that would force a rematch; then to the next one up.
+4. Entrants meet their own score group (same record; for `pair_lives`, same number of losses).
+   Groups are paired from the top; a group that is odd, or cannot be paired without a rematch,
+   floats its lowest-ranked surplus down to the next group, where floaters meet the top of that
+   group first (Dutch system).
+5. Inside a group the top half meets the bottom half in order (S1 v S2: 1st v (n/2+1)th, …);
+   the cheapest deviation from that ideal is found by a min-cost assignment
+   (``scipy.optimize.linear_sum_assignment``) with a large cost for a rematch and, during the
+   first ``separate_clubs_rounds`` rounds, a smaller one for club-mates meeting.
+6. If splitting a group into halves cannot avoid a rematch, a general matching (Edmonds'
+   blossom algorithm) pairs across the halves. If the last group still cannot be completed,
+   the groups above are reopened one at a time (a general matching from the bottom up) until
+   everybody is paired; only when the whole field has no rematch-free pairing is a rematch
+   drawn.
+
+Table order: higher score groups first, then by ranking; table 1 is the best match. The bye is
+listed last.
+
+Must not: import Django, touch storage, or use randomness other than the ``rng`` passed in (it
+only draws lots between entrants nothing else separates, when no ``standings`` are given).
+
+Terms: *record* "3–1" is wins–losses in the phase, a bye counting as a win; *score group* is all
+entrants with the same number of wins (for a tres ceros, the same number of losses — a cero is
+a lost match, three ceros and you are out); *ranking* is the order in ``standings`` if given,
+otherwise by seed, rating, then lot; to *float* is to be paired outside one's own group; a
+*rematch* is a pairing of two entrants already paired in this phase (even if that match was
+voided). Limitation: club-mates are kept apart inside each group's top/bottom split and by the
+general matching's preference, not by a search over the whole field.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+import numpy as np
+
+from tournaments.draw.base import (
+    DrawError,
+    Entrant,
+    Lot,
+    Pairing,
+    Result,
+    initial_order,
+    make_rng,
+    validate_entrants,
+)
+from tournaments.draw.matching import cheapest_assignment, maximum_matching
+from tournaments.draw.reasons import Reason
+
+__all__ = ["Record", "lives_left", "next_round", "pair_lives", "pair_swiss", "records"]
+
+
+@dataclass(frozen=True)
+class Record:
+    """An entrant's results so far in the phase. ``opponents`` has one item per pairing."""
+
+    entrant_id: int
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    opponents: tuple[int, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.wins}–{self.losses}"
+
+
+def next_round(history: Sequence[Result]) -> int:
+    """The number of the round to draw: one after the last round in ``history``."""
+    return max((r.round for r in history), default=0) + 1
+
+
+def records(entrants: Sequence[Entrant], history: Sequence[Result]) -> dict[int, Record]:
+    """Each entrant's `Record` from ``history``; results of other ids (withdrawn) are only
+    counted as opponents met."""
+    wins: Counter[int] = Counter()
+    losses: Counter[int] = Counter()
+    byes: Counter[int] = Counter()
+    opponents: dict[int, list[int]] = {e.id: [] for e in entrants}
+    seen: set[tuple[int, int]] = set()
+    for r in history:
+        if r.a_id == r.b_id:
+            raise DrawError(
+                f"Entrant {r.a_id} is paired with itself in round {r.round}.",
+                code="history_self",
+                entrant=r.a_id,
+                round=r.round,
+            )
+        for who in (r.a_id, r.b_id):
+            if who is None:
+                continue
+            if (r.round, who) in seen:
+                raise DrawError(
+                    f"Entrant {who} appears twice in round {r.round}; correct the results of "
+                    "that round.",
+                    code="history_twice_in_round",
+                    entrant=who,
+                    round=r.round,
+                )
+            seen.add((r.round, who))
+        if r.b_id is None:
+            if r.winner_id not in (None, r.a_id):
+                raise DrawError(
+                    f"Entrant {r.a_id} had a bye in round {r.round}, so the winner cannot be "
+                    f"{r.winner_id}.",
+                    code="history_bye_winner",
+                    entrant=r.a_id,
+                    round=r.round,
+                )
+            byes[r.a_id] += 1
+            wins[r.a_id] += 1
+            continue
+        if r.winner_id is not None and r.winner_id not in (r.a_id, r.b_id):
+            raise DrawError(
+                f"Round {r.round}: entrant {r.winner_id} did not play in the match between "
+                f"{r.a_id} and {r.b_id}; the winner must be one of them.",
+                code="history_winner",
+                round=r.round,
+                winner=r.winner_id,
+            )
+        for me, other in ((r.a_id, r.b_id), (r.b_id, r.a_id)):
+            if me in opponents:
+                opponents[me].append(other)
+        if r.winner_id is not None:
+            wins[r.winner_id] += 1
+            losses[r.b_id if r.winner_id == r.a_id else r.a_id] += 1
+    return {
+        e.id: Record(e.id, wins[e.id], losses[e.id], byes[e.id], tuple(opponents[e.id]))
+        for e in entrants
+    }
+
+
+def pair_swiss(
+    entrants: Sequence[Entrant],
+    history: Sequence[Result],
+    *,
+    rng: Lot,
+    standings: Sequence[int] | None = None,
+    separate_clubs_rounds: int = 0,
+) -> tuple[Pairing, ...]:
+    """Pair the next Swiss round (see the module docstring for the rules).
+
+    ``entrants``: those still playing (withdrawn entrants left out; their results may stay in
+    ``history``). ``standings``: entrant ids best first, to rank entrants within a score group
+    (e.g. by Buchholz); without it, by seed, rating, then lot. ``separate_clubs_rounds``: keep
+    club-mates apart in rounds 1 to K.
+    """
+    entrants = validate_entrants(entrants)
+    clubs = next_round(history) <= separate_clubs_rounds
+    return _pair(entrants, records(entrants, history), _SWISS, rng, standings, clubs)
+
+
+def lives_left(
+    entrants: Sequence[Entrant], history: Sequence[Result], *, lives: int = 3
+) -> dict[int, int]:
+    """Matches each entrant can still lose before being out (0: out)."""
+    return {i: max(lives - r.losses, 0) for i, r in records(entrants, history).items()}
+
+
+def pair_lives(
+    entrants: Sequence[Entrant],
+    history: Sequence[Result],
+    *,
+    lives: int = 3,
+    rng: Lot,
+    standings: Sequence[int] | None = None,
+    separate_clubs_rounds: int = 0,
+) -> tuple[Pairing, ...]:
+    """Pair the next round of an elimination after ``lives`` lost matches (a tres ceros: 3).
+
+    Entrants with ``lives`` losses are out and left unpaired; the others are paired like a
+    Swiss round whose score groups are the numbers of losses. Raises `DrawError` once fewer
+    than two are left: the phase is over.
+    """
+    if lives < 1:
+        raise DrawError(
+            f"Entrants must be allowed at least one lost match, not {lives}.",
+            code="lives_too_few",
+            lives=lives,
+        )
+    entrants = validate_entrants(entrants)
+    recs = records(entrants, history)
+    alive = [e for e in entrants if recs[e.id].losses < lives]
+    if len(alive) < 2:
+        raise DrawError(
+            f"Only {len(alive)} entrant(s) have fewer than {lives} losses: the phase is over.",
+            code="lives_over",
+            left=len(alive),
+        )
+    clubs = next_round(history) <= separate_clubs_rounds
+    return _pair(alive, recs, _LIVES, rng, standings, clubs)
+
+
+# --- The pairer -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Scheme:
+    """How a format groups entrants and words the group part of a pairing's reasons."""
+
+    group: Callable[[Record], int]  # higher is a better group
+    same: Callable[[Record], Reason]
+    across: Callable[[Record, Record], Reason]
+
+
+_SWISS = _Scheme(
+    group=lambda r: r.wins,
+    same=lambda r: Reason("same_score", {"score": r.label}),
+    across=lambda hi, lo: Reason("float_down", {"score": hi.label, "opponent_score": lo.label}),
+)
+_LIVES = _Scheme(
+    group=lambda r: -r.losses,
+    same=lambda r: Reason("same_losses", {"losses": r.losses}),
+    across=lambda hi, lo: Reason("loss_float", {"losses": hi.losses, "opponent_losses": lo.losses}),
+)
+
+Pair = tuple[int, int]
+
+
+def _pair(
+    entrants: Sequence[Entrant],
+    recs: Mapping[int, Record],
+    scheme: _Scheme,
+    rng: Lot,
+    standings: Sequence[int] | None,
+    clubs: bool,
+) -> tuple[Pairing, ...]:
+    ranked = _rank(entrants, recs, scheme, rng, standings)
+    pairer = _Pairer(ranked, recs, scheme, clubs)
+    pairs, bye, moved = pairer.run()
+    return pairer.pairings(pairs, bye, moved)
+
+
+def _rank(
+    entrants: Sequence[Entrant],
+    recs: Mapping[int, Record],
+    scheme: _Scheme,
+    rng: Lot,
+    standings: Sequence[int] | None,
+) -> list[Entrant]:
+    if standings is None:
+        base = initial_order(entrants, make_rng(rng))
+    else:
+        place = {entrant_id: i for i, entrant_id in enumerate(standings)}
+        missing = sorted(e.id for e in entrants if e.id not in place)
+        if missing:
+            raise DrawError(
+                f"The standings do not list entrant(s) {', '.join(map(str, missing))}; rank "
+                "every entrant that is to be paired.",
+                code="standings_missing",
+                entrants=missing,
+            )
+        base = sorted(entrants, key=lambda e: place[e.id])
+    return sorted(base, key=lambda e: -scheme.group(recs[e.id]))  # stable: keeps the ranking
+
+
+class _Pairer:
+    """Pairs entrants given by rank index 0 (best) … n−1; works on indices throughout."""
+
+    def __init__(
+        self, ranked: Sequence[Entrant], recs: Mapping[int, Record], scheme: _Scheme, clubs: bool
+    ) -> None:
+        self.ids = [e.id for e in ranked]
+        self.recs = [recs[e.id] for e in ranked]
+        self.scheme = scheme
+        index = {e.id: i for i, e in enumerate(ranked)}
+        self.group = [scheme.group(r) for r in self.recs]
+        self.met: list[Counter[int]] = [
+            Counter(index[o] for o in r.opponents if o in index) for r in self.recs
+        ]
+        self.byes = [r.byes for r in self.recs]
+        self.clubs = clubs
+        names = sorted({e.club for e in ranked if e.club is not None})
+        code = {name: k for k, name in enumerate(names)}
+        self.club_names = [e.club for e in ranked]
+        self.club = np.array(
+            [code[e.club] if clubs and e.club is not None else -1 for e in ranked], dtype=np.int64
+        )
+
+    # --- Whole round --------------------------------------------------------------------------
+
+    def run(self) -> tuple[list[Pair], int | None, bool]:
+        """Pairs, the bye (or None), and whether the bye moved up to avoid a rematch."""
+        everyone = list(range(len(self.ids)))
+        if len(everyone) % 2 == 0:
+            pairs = self._complete(everyone)
+            if pairs is not None:
+                return pairs, None, False
+            pairs, _ = self._least_bad(everyone)
+            return pairs, None, False
+        fewest = min(self.byes)
+        candidates = [i for i in reversed(everyone) if self.byes[i] == fewest]
+        for k, bye in enumerate(candidates):
+            pairs = self._complete([i for i in everyone if i != bye])
+            if pairs is not None:
+                return pairs, bye, k > 0
+        # No bye avoids a rematch: the fewest rematches, then the lowest-ranked bye.
+        tries = [(self._least_bad([i for i in everyone if i != bye]), bye) for bye in candidates]
+        (pairs, _), bye = min(tries, key=lambda t: t[0][1])
+        return pairs, bye, bye != candidates[0]
+
+    def _complete(self, pool: list[int]) -> list[Pair] | None:
+        """A rematch-free pairing of ``pool`` (rank order), or None if there is none."""
+        pairs, floaters, snapshots, groups = self._by_groups(pool)
+        if not floaters:
+            return pairs
+        # Reopen groups from the bottom up: keep the pairs made above group g, pair the rest
+        # (the floaters into g and every group from g down) as one general matching.
+        for g in reversed(range(len(groups))):
+            kept, into = snapshots[g]
+            rest = sorted(into + [i for members in groups[g:] for i in members])
+            mate = self._maximum(rest, pairs[kept:])
+            if all(mate[v] != -1 for v in range(len(rest))):
+                return pairs[:kept] + _pairs_of(rest, mate)
+        return None
+
+    def _least_bad(self, pool: list[int]) -> tuple[list[Pair], int]:
+        """The pairing of ``pool`` with the fewest rematches; returns it and that number."""
+        pairs = self._by_groups(pool)[0]
+        mate = self._maximum(pool, pairs)
+        result = _pairs_of(pool, mate)
+        left = [pool[v] for v in range(len(pool)) if mate[v] == -1]
+        rematches = len(left) // 2
+        while left:  # every two of these have met: pair those who met least, nearest in rank
+            i = left.pop(0)
+            j = min(left, key=lambda j: (self.met[i][j], j - i))
+            left.remove(j)
+            result.append((i, j))
+        return result, rematches
+
+    # --- Score groups, top down ---------------------------------------------------------------
+
+    def _by_groups(
+        self, pool: list[int]
+    ) -> tuple[list[Pair], list[int], list[tuple[int, list[int]]], list[list[int]]]:
+        groups = [list(g) for _, g in groupby(pool, key=lambda i: self.group[i])]
+        pairs: list[Pair] = []
+        floaters: list[int] = []
+        snapshots: list[tuple[int, list[int]]] = []
+        for members in groups:
+            snapshots.append((len(pairs), floaters))
+            made, floaters = self._pair_group(floaters, members)
+            pairs.extend(made)
+        return pairs, floaters, snapshots, groups
+
+    def _pair_group(
+        self, floaters: list[int], residents: list[int]
+    ) -> tuple[list[Pair], list[int]]:
+        """Pairs for one score group and who floats on down (in rank order)."""
+        everyone = floaters + residents
+        tried: list[Pair] = []
+        if floaters and len(floaters) <= len(residents):
+            # Floaters meet the top of the group first, the rest is paired in halves.
+            made, rest, clean = self._assign(floaters, residents)
+            tried = made
+            if clean:
+                more, left, clean = self._halves(rest)
+                tried = made + more
+                if clean:
+                    return tried, left
+        else:
+            tried, left, clean = self._halves(everyone)
+            if clean:
+                return tried, left
+        return self._general(everyone, tried)
+
+    def _halves(self, members: list[int]) -> tuple[list[Pair], list[int], bool]:
+        half = len(members) // 2
+        return self._assign(members[:half], members[half:])
+
+    def _assign(self, rows: list[int], cols: list[int]) -> tuple[list[Pair], list[int], bool]:
+        """Cheapest pairing of every row with a distinct column, ideal rows[i] v cols[i].
+
+        Returns the pairs, the unused columns, and whether no pair is a rematch.
+        """
+        if not rows:
+            return [], list(cols), True
+        ideal = list(zip(rows, cols, strict=False))
+        if not any(self._rematch(i, j) or self._same_club(i, j) for i, j in ideal):
+            return ideal, list(cols[len(rows) :]), True
+        chosen = cheapest_assignment(self._cost(rows, cols))
+        pairs = [(rows[r], cols[c]) for r, c in chosen]
+        used = {c for _, c in chosen}
+        unused = [col for c, col in enumerate(cols) if c not in used]
+        return pairs, unused, not any(self._rematch(i, j) for i, j in pairs)
+
+    def _cost(self, rows: list[int], cols: list[int]) -> np.ndarray:
+        k, m = len(rows), len(cols)
+        r = np.arange(k, dtype=np.float64)[:, None]
+        c = np.arange(m, dtype=np.float64)[None, :]
+        cost = ((c - r) / m) ** 2  # distance from the S1 v S2 ideal: under 1 per pair
+        club_cost = k + 1.0  # more than every distance together
+        rematch_cost = club_cost * (k + 1)  # more than every club clash together
+        if self.clubs:
+            rc, cc = self.club[rows][:, None], self.club[cols][None, :]
+            cost += club_cost * ((rc == cc) & (rc >= 0))
+        position = {col: j for j, col in enumerate(cols)}
+        met_r, met_c = [], []
+        for a, i in enumerate(rows):
+            for o in self.met[i]:
+                j = position.get(o)
+                if j is not None:
+                    met_r.append(a)
+                    met_c.append(j)
+        cost[met_r, met_c] += rematch_cost
+        return cost
+
+    def _general(self, members: list[int], tried: list[Pair]) -> tuple[list[Pair], list[int]]:
+        """Pair as many of ``members`` as possible without a rematch, across the halves;
+        floaters (listed first) are kept if they can be, then the higher-ranked."""
+        members = list(members)  # floaters first, then residents, each in rank order
+        clean = [(i, j) for i, j in tried if not self._rematch(i, j)]
+        mate = self._maximum(members, clean)
+        left = [members[v] for v in range(len(members)) if mate[v] == -1]
+        return _pairs_of(members, mate), left
+
+    # --- General matching ---------------------------------------------------------------------
+
+    def _maximum(self, members: list[int], start: list[Pair]) -> list[int]:
+        """A maximum rematch-free matching of ``members`` (local indices), grown from the
+        pairs in ``start`` that lie inside ``members``, trying vertices in list order."""
+        local = {g: v for v, g in enumerate(members)}
+        mate = [-1] * len(members)
+        for i, j in start:
+            if i in local and j in local:
+                mate[local[i]] = local[j]
+                mate[local[j]] = local[i]
+        n = len(members)
+
+        def neighbours(v: int) -> Iterator[int]:
+            me = members[v]
+            met = self.met[me]
+            clashing = []
+            for d in range(1, n):
+                for u in (v + d, v - d):
+                    if 0 <= u < n and members[u] not in met:
+                        if self._same_club(me, members[u]):
+                            clashing.append(u)
+                        else:
+                            yield u
+            yield from clashing
+
+        return maximum_matching(n, neighbours, mate, range(n))
+
+    # --- Tests between two entrants -----------------------------------------------------------
+
+    def _rematch(self, i: int, j: int) -> bool:
+        return j in self.met[i]
+
+    def _same_club(self, i: int, j: int) -> bool:
+        return self.clubs and self.club[i] >= 0 and self.club[i] == self.club[j]
+
+    # --- Output -------------------------------------------------------------------------------
+
+    def pairings(self, pairs: list[Pair], bye: int | None, moved: bool) -> tuple[Pairing, ...]:
+        ordered = sorted((min(p), max(p)) for p in pairs)
+        fewest = min(self.byes)
+        group_clubs = Counter((self.group[i], self.club[i]) for i in range(len(self.ids)))
+
+        def has_mate_in_group(i: int) -> bool:
+            return self.club[i] >= 0 and group_clubs[self.group[i], self.club[i]] > 1
+
+        result = []
+        for n, (i, j) in enumerate(ordered, start=1):
+            reasons = []
+            if self.group[i] == self.group[j]:
+                reasons.append(self.scheme.same(self.recs[i]))
+            else:
+                reasons.append(self.scheme.across(self.recs[i], self.recs[j]))
+            if self._rematch(i, j):
+                reasons.append(Reason("rematch_unavoidable", {"times": self.met[i][j]}))
+            else:
+                reasons.append(Reason("not_met_before"))
+            if self._same_club(i, j):
+                reasons.append(Reason("same_club_unavoidable", {"club": self.club_names[i]}))
+            elif self.clubs and (has_mate_in_group(i) or has_mate_in_group(j)):
+                reasons.append(Reason("same_club_avoided"))
+            if bye is not None and any(k > bye and self.byes[k] > fewest for k in (i, j)):
+                reasons.append(Reason("avoids_second_bye"))
+            result.append(Pairing(n, self.ids[i], self.ids[j], tuple(reasons)))
+        if bye is not None:
+            reasons = [
+                Reason("bye"),
+                Reason("bye_avoids_rematch" if moved else "lowest_ranked_eligible"),
+                Reason("first_bye")
+                if fewest == 0
+                else Reason("every_entrant_had_bye", {"byes": fewest}),
+            ]
+            result.append(Pairing(len(result) + 1, self.ids[bye], None, tuple(reasons)))
+        return tuple(result)
+
+
+def _pairs_of(members: list[int], mate: list[int]) -> list[Pair]:
+    return [(members[v], members[u]) for v, u in enumerate(mate) if u > v]
