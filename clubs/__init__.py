@@ -1,0 +1,1 @@
+"""Peñas (clubs), their members and roles, players, pairs, leagues and ratings."""

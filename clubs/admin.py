@@ -1,0 +1,1 @@
+"""Admin registrations for the clubs app (none yet)."""

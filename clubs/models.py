@@ -1,0 +1,1 @@
+"""Models of peñas, members, players, pairs, leagues and ratings (none yet)."""

@@ -1,0 +1,1 @@
+"""Models of tournaments, rounds, tables, matches and results (none yet)."""
