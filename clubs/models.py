@@ -1,1 +1,191 @@
-"""Models of peñas, members, players, pairs, leagues and ratings (none yet)."""
+"""Peñas (clubs), their members and roles, players, pairs, and the rule-set presets they use.
+
+Responsible for: the rows; constraints that must hold whatever code writes them. Rules of Mus
+live in scoring/, writes in clubs/services.py, reads in clubs/selectors.py.
+
+Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set:
+"8 reyes a 40", "4 reyes a 30", …).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Real31, RuleSet
+
+
+class RuleSetFields(models.Model):
+    """The options of scoring.RuleSet as columns; ``rules()`` validates them in the engine."""
+
+    RULE_FIELDS = (
+        "kings",
+        "stones_per_game",
+        "games_per_vaca",
+        "vacas_per_match",
+        "real_31",
+        "dejes",
+        "min_envite",
+    )
+
+    kings = models.PositiveSmallIntegerField(
+        _("reyes"), choices=[(8, _("8 reyes")), (4, _("4 reyes"))], default=8
+    )
+    stones_per_game = models.PositiveSmallIntegerField(
+        _("piedras por juego"),
+        default=40,
+        validators=[MinValueValidator(10), MaxValueValidator(100)],
+    )
+    games_per_vaca = models.PositiveSmallIntegerField(
+        _("juegos por vaca"), default=3, validators=[MinValueValidator(1), MaxValueValidator(9)]
+    )
+    vacas_per_match = models.PositiveSmallIntegerField(
+        _("vacas por partida"), default=1, validators=[MinValueValidator(1), MaxValueValidator(9)]
+    )
+    real_31 = models.CharField(
+        _("31 real"),
+        max_length=16,
+        choices=[
+            (Real31.OFF.value, _("sin 31 real")),
+            (Real31.SOTA_777.value, _("sota y tres sietes")),
+            (Real31.FIGURE_777.value, _("figura y tres sietes")),
+        ],
+        default=Real31.OFF.value,
+    )
+    dejes = models.BooleanField(_("se cuentan los dejes"), default=True)
+    min_envite = models.PositiveSmallIntegerField(
+        _("envite mínimo"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+
+    class Meta:
+        abstract = True
+
+    def rules(self) -> RuleSet:
+        return RuleSet.from_dict({name: getattr(self, name) for name in self.RULE_FIELDS})
+
+    def rule_values(self) -> dict:
+        return {name: getattr(self, name) for name in self.RULE_FIELDS}
+
+
+class Club(models.Model):
+    name = models.CharField(_("nombre"), max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    town = models.CharField(_("localidad"), max_length=120, blank=True)
+    region = models.CharField(_("provincia o región"), max_length=120, blank=True)
+    contact_email = models.EmailField(_("correo de contacto"), blank=True)
+    contact_phone = models.CharField(_("teléfono de contacto"), max_length=40, blank=True)
+    default_preset = models.ForeignKey(
+        "clubs.RuleSetPreset",
+        verbose_name=_("reglas por defecto"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("peña")
+        verbose_name_plural = _("peñas")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RuleSetPreset(RuleSetFields):
+    """A named rule set. Built-in presets have no club; a peña may define its own."""
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="presets"
+    )
+    name = models.CharField(_("nombre"), max_length=80)
+
+    class Meta:
+        verbose_name = _("reglas predefinidas")
+        verbose_name_plural = _("reglas predefinidas")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="preset_unique_per_club"),
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(club=None), name="preset_unique_builtin"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("propietario")
+        ORGANIZER = "organizer", _("organizador")
+        MEMBER = "member", _("socio")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    """A person who plays. Needs no login; may belong to several peñas."""
+
+    first_name = models.CharField(_("nombre"), max_length=80)
+    last_name = models.CharField(_("apellidos"), max_length=120, blank=True)
+    email = models.EmailField(_("correo"), blank=True)
+    phone = models.CharField(_("teléfono"), max_length=40, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    clubs = models.ManyToManyField(Club, related_name="players", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("jugador")
+        verbose_name_plural = _("jugadores")
+        ordering = ["last_name", "first_name"]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Pair(models.Model):
+    """Two players who play as one team, optionally named, representing a peña."""
+
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(_("nombre de la pareja"), max_length=120, blank=True)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="pairs"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pareja")
+        verbose_name_plural = _("parejas")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="pair_two_different_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.player_one} / {self.player_two}"

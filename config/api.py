@@ -3,7 +3,7 @@
 Holds no endpoint of its own except the health check, which load balancers and CI use.
 """
 
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -28,5 +28,7 @@ app_name = "api"
 
 urlpatterns = [
     path("health", HealthApi.as_view(), name="health"),
-    # Each app adds: path("<app>/", include("<app>.api.urls")),
+    # Each app's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…).
+    path("", include("clubs.api.urls", namespace="clubs")),
+    path("", include("tournaments.api.urls", namespace="tournaments")),
 ]

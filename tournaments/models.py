@@ -1,1 +1,426 @@
-"""Models of tournaments, rounds, tables, matches and results (none yet)."""
+"""Tournaments, registrations, phases, groups, rounds, matches, results and their audit trail.
+
+Responsible for: the rows and the constraints that are the backstop of every write (one entry
+per pair and tournament, one table per round, one result per idempotency key, one hand number
+per match). Rules live in scoring/ (Mus) and tournaments/draw/ (pairing); writes in
+tournaments/services/, reads in tournaments/selectors.py.
+
+Terms: pareja (an Entry is a pair registered in a tournament), fase (phase), liguilla (round
+robin group), ronda (round), mesa (table), partida (match), juego (game), vaca, piedras, órdago,
+repesca, a tres ceros.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Pair, Player, RuleSetFields
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Tournament(RuleSetFields):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("borrador")
+        REGISTRATION = "registration", _("inscripción")
+        RUNNING = "running", _("en juego")
+        FINISHED = "finished", _("terminado")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(_("nombre"), max_length=160)
+    slug = models.SlugField(max_length=80)
+    venue = models.CharField(_("lugar"), max_length=160, blank=True)
+    starts_on = models.DateField(_("fecha de inicio"))
+    ends_on = models.DateField(_("fecha de fin"), null=True, blank=True)
+    is_public = models.BooleanField(_("público"), default=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    tables_available = models.PositiveSmallIntegerField(_("mesas disponibles"), default=0)
+    max_pairs = models.PositiveSmallIntegerField(
+        _("máximo de parejas"), null=True, blank=True, help_text=_("vacío: sin límite")
+    )
+    #: tiebreak order for standings: names of scoring.standings.Tiebreak
+    tiebreaks = models.JSONField(default=list, blank=True)
+    #: a game lost per this many minutes late (empty: no lateness penalty)
+    late_minutes_per_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: seed of the draws' random choices, so a draw can be reproduced
+    draw_seed = models.PositiveIntegerField(default=0)
+    preset_name = models.CharField(max_length=80, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("torneo")
+        verbose_name_plural = _("torneos")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="tournament_slug_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A pair registered in a tournament."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("inscrita")
+        WAITING = "waiting", _("en lista de espera")
+        CHECKED_IN = "checked_in", _("presente")
+        WITHDRAWN = "withdrawn", _("retirada")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveSmallIntegerField(_("cabeza de serie"), null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    pinned_table = models.PositiveSmallIntegerField(
+        _("mesa fija"), null=True, blank=True, help_text=_("p. ej. accesible en silla de ruedas")
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("pareja inscrita")
+        verbose_name_plural = _("parejas inscritas")
+        ordering = ["tournament", "seed", "registered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "pair"], name="entry_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="entry_seed_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.pair)
+
+
+class Phase(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("suizo")
+        ROUND_ROBIN = "round_robin", _("liguilla")
+        SINGLE_ELIMINATION = "single_elimination", _("eliminatoria")
+        DOUBLE_ELIMINATION = "double_elimination", _("doble eliminación")
+        LIVES = "lives", _("eliminación a N derrotas (a tres ceros)")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pendiente")
+        RUNNING = "running", _("en juego")
+        FINISHED = "finished", _("terminada")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="phases")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=24, choices=Format.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    #: Swiss: rounds to play; others: derived
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    group_size = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: groups then knockout: how many of each group go on (to the next phase)
+    qualifiers_per_group = models.PositiveSmallIntegerField(null=True, blank=True)
+    lives = models.PositiveSmallIntegerField(default=3)
+    third_place = models.BooleanField(default=False)
+    grand_final_reset = models.BooleanField(default=True)
+    separate_clubs_rounds = models.PositiveSmallIntegerField(default=0)
+    #: the phase whose standings seed this one (groups then knockout)
+    source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The match format of this phase, where it differs from the tournament's (a longer final).
+    stones_per_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    games_per_vaca = models.PositiveSmallIntegerField(null=True, blank=True)
+    vacas_per_match = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: elimination formats: the bracket structure from tournaments.draw, as plain data
+    bracket = models.JSONField(null=True, blank=True)
+    settings = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="phase_order_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+
+class Group(models.Model):
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="groups")
+    name = models.CharField(max_length=16)
+    entries = models.ManyToManyField(Entry, related_name="groups", blank=True)
+
+    class Meta:
+        ordering = ["phase", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "name"], name="group_name_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("borrador")
+        PUBLISHED = "published", _("publicada")
+        CLOSED = "closed", _("cerrada")
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["phase", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "number"], name="round_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phase.name} R{self.number}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pendiente")
+        IN_PROGRESS = "in_progress", _("en juego")
+        SUBMITTED = "submitted", _("enviado")
+        CONFIRMED = "confirmed", _("confirmado")
+        DISPUTED = "disputed", _("en disputa")
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("jugada")
+        FORFEIT = "forfeit", _("no presentada")
+        BYE = "bye", _("descanso")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    group = models.ForeignKey(
+        Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    #: position in an elimination bracket (e.g. "W2-1", "L3-2", "GF1", "3P"), blank otherwise
+    bracket_key = models.CharField(max_length=16, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    entry_a = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_as_a"
+    )
+    entry_b = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_as_b"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PLAYED)
+    winner = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_won"
+    )
+    games_a = models.PositiveSmallIntegerField(default=0)
+    games_b = models.PositiveSmallIntegerField(default=0)
+    vacas_a = models.PositiveSmallIntegerField(default=0)
+    vacas_b = models.PositiveSmallIntegerField(default=0)
+    stones_a = models.PositiveIntegerField(default=0)
+    stones_b = models.PositiveIntegerField(default=0)
+    #: the official result as plain data (scoring's state_to_json), once confirmed
+    result = models.JSONField(null=True, blank=True)
+    #: bumped by every write of the result; a client sends the version it saw (409 if stale)
+    version = models.PositiveIntegerField(default=0)
+    #: the secret of the table's link (QR), scoped to this match
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    #: tournaments.draw reason codes of this pairing
+    reasons = models.JSONField(default=list, blank=True)
+    first_mano = models.CharField(max_length=2, default="A1")
+    started_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("partida")
+        verbose_name_plural = _("partidas")
+        ordering = ["round", "table_number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table_number"],
+                condition=Q(table_number__isnull=False),
+                name="match_table_once_per_round",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_a__isnull=True) | ~Q(entry_a=F("entry_b")),
+                name="match_two_different_entries",
+            ),
+        ]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"{self.round} mesa {self.table_number}: {self.entry_a} – {self.entry_b}"
+
+
+class ResultSubmission(models.Model):
+    """One version of a result as a pair (or the organizer) entered it. Never edited."""
+
+    class Side(models.TextChoices):
+        A = "a", _("pareja A")
+        B = "b", _("pareja B")
+        ORGANIZER = "organizer", _("organización")
+
+    class Via(models.TextChoices):
+        LINK = "link", _("enlace de mesa")
+        ACCOUNT = "account", _("cuenta")
+        API = "api", _("API")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="submissions")
+    side = models.CharField(max_length=16, choices=Side.choices)
+    via = models.CharField(max_length=16, choices=Via.choices)
+    #: what was entered: {"games": [...]} or {"hands": [...]} in scoring's JSON form
+    payload = models.JSONField()
+    #: the engine's validated state (scoring.jsonio.state_to_json)
+    summary = models.JSONField()
+    idempotency_key = models.CharField(max_length=80)
+    #: the match version this submission was made against
+    based_on_version = models.PositiveIntegerField()
+    device = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"], name="submission_idempotency_key_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: {self.side} ({self.idempotency_key})"
+
+
+class HandEntry(models.Model):
+    """A hand recorded at the table (anotador), in scoring's JSON form; the running score is
+    the fold of the match's hands through scoring."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    payload = models.JSONField()
+    idempotency_key = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: hand {self.number}"
+
+
+class Substitution(models.Model):
+    """A substitute playing one match for a pair's player, without changing the pair."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="substitutions")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="substitutions")
+    replaced = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    substitute = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "entry"], name="one_substitute_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.substitute} for {self.replaced}"
+
+
+class LatePenalty(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="late_penalties")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    minutes_late = models.PositiveSmallIntegerField()
+    games_lost = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.minutes_late} min"
+
+
+class AuditEntry(models.Model):
+    """Every change of a result or of the draw: who, when, through what, the old and the new."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+    )
+    action = models.CharField(max_length=40)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=16, blank=True)
+    device = models.CharField(max_length=200, blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} ({self.created_at})"
+
+
+class StandingsSnapshot(models.Model):
+    """Standings computed by a task after each confirmed result; the read path only reads."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="standings")
+    group = models.ForeignKey(
+        Group, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+    )
+    rows = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "group"], condition=Q(group__isnull=False), name="standings_once"
+            ),
+            models.UniqueConstraint(
+                fields=["phase"], condition=Q(group__isnull=True), name="standings_once_ungrouped"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standings of {self.phase_id}/{self.group_id}"
+
+
+class Notification(models.Model):
+    """A message for an organizer (e.g. 'every match of round 3 is confirmed')."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=40)
+    text = models.CharField(max_length=300)
+    key = models.CharField(max_length=120, help_text="makes the notification idempotent")
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="notification_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text

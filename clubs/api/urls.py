@@ -1,0 +1,5 @@
+"""The clubs API."""
+
+app_name = "clubs"
+
+urlpatterns: list = []

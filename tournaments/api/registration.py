@@ -1,0 +1,3 @@
+"""API of the registration area (being written)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API of the results area (being written)."""
+
+urlpatterns: list = []

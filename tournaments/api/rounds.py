@@ -1,0 +1,3 @@
+"""API of the rounds area (being written)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API of the tournaments area (being written)."""
+
+urlpatterns: list = []

@@ -1,0 +1,12 @@
+"""The tournaments API: each area's module lists its own urlpatterns."""
+
+from tournaments.api import registration, results, rounds, tournaments
+
+app_name = "tournaments"
+
+urlpatterns = [
+    *tournaments.urlpatterns,
+    *registration.urlpatterns,
+    *rounds.urlpatterns,
+    *results.urlpatterns,
+]

@@ -1,0 +1,1 @@
+"""Reads of the tournaments app, one module per area (mirrors tournaments/services/)."""

@@ -1,0 +1,6 @@
+"""Writes of the tournaments app, one module per area; each function draws its own transaction.
+
+tournaments.py (tournament and its rule set), registration.py (entries, check-in, waiting list,
+substitutes), rounds.py (phases, draws, tables, publishing, brackets), standings.py (standings
+snapshots), results.py (submissions, confirmations, disputes, corrections, forfeits, hands).
+"""
