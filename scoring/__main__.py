@@ -6,6 +6,7 @@ The request and result shapes are in docs/scoring-json.md.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 
@@ -23,6 +24,13 @@ def main(stdin=sys.stdin, stdout=sys.stdout) -> int:
                 f"{error.msg}).",
                 code="json",
             ) from None
+        except UnicodeDecodeError:
+            raise FormatError("The input is not UTF-8 text.", code="json") from None
+        except (RecursionError, ValueError):  # nested too deep, or a number too long
+            raise FormatError(
+                "The input is JSON the engine does not read: nested too deep or a number too long.",
+                code="json",
+            ) from None
         result = run(request)
     except ScoringError as error:
         json.dump(error.as_dict(), stdout, ensure_ascii=False, indent=2)
@@ -34,4 +42,5 @@ def main(stdin=sys.stdin, stdout=sys.stdout) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # bytes in, so that input in another encoding is our error, not a traceback
+    sys.exit(main(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")))

@@ -112,7 +112,7 @@ _NUMBER_WORDS = {
     "nueve": 9,
     "diez": 10,
 }
-_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_N = r"(\d{1,4}|" + "|".join(_NUMBER_WORDS) + r")"  # no bet has 5 digits
 _PATTERNS = (
     (re.compile(rf"^(?:envido|envite|bet)\s+{_N}$"), Act.ENVIDO),
     (re.compile(rf"^{_N}\s+m[aá]s$"), Act.RAISE),
@@ -192,15 +192,17 @@ def _parse_object(raw: dict, lance: str) -> Action:
             action=str(raw),
         ) from None
     stones = raw.get("stones")
-    if stones is not None and (isinstance(stones, bool) or not isinstance(stones, int)):
+    if stones is not None and (
+        isinstance(stones, bool) or not isinstance(stones, int) or not 0 <= stones <= 9999
+    ):
         raise BettingError(
-            f"In {lance or 'a lance'}, stones must be a whole number, not {stones!r}.",
+            f"In {lance or 'a lance'}, stones must be a whole number up to 9999, not {stones!r}.",
             code="stones_format",
             lance=lance,
         )
     side = raw.get("pair")
     if side is not None:
-        if side not in _SIDE_WORDS:
+        if not isinstance(side, str) or side not in _SIDE_WORDS:
             raise BettingError(
                 f"In {lance or 'a lance'}, the pair is 'mano' or 'postre', not {side!r}.",
                 code="unknown_pair",
@@ -268,24 +270,15 @@ def _resolve(
             lance=lance,
             action=str(first),
         )
-    if first.side is not None:
-        side = first.side
-        if side not in sides:
-            raise BettingError(
-                f"In {lance}, pareja {SIDE_NAMES[side]} cannot bet: neither of its players "
-                f"may speak in {lance}.",
-                code="pair_cannot_speak",
-                lance=lance,
-            )
-    else:
-        if pasos >= len(speakers):
-            raise BettingError(
-                f"In {lance}, all {len(speakers)} players had passed, so nobody was left to "
-                f"say '{first}'.",
-                code="bet_after_all_passed",
-                lance=lance,
-            )
-        side = speakers[pasos] % 2
+    if pasos >= len(speakers):
+        raise BettingError(
+            f"In {lance}, all {len(speakers)} players had passed, so nobody was left to "
+            f"say '{first}'.",
+            code="bet_after_all_passed",
+            lance=lance,
+        )
+    # both pairs have a speaker here, so a named pair can always have bet
+    side = first.side if first.side is not None else speakers[pasos] % 2
 
     ordago = first.act is Act.ORDAGO
     if ordago:

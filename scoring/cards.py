@@ -130,6 +130,14 @@ def _hand_key(text: object, seat_label: str) -> tuple[str, ...]:
             tokens = tuple(f"{a} {b}" for a, b in zip(tokens[::2], tokens[1::2], strict=True))
     elif isinstance(text, (list, tuple)):
         tokens = tuple(text)
+        for token in tokens:
+            if not isinstance(token, str):
+                raise CardError(
+                    f"A card is written as text like 'Ro' or '7c', not {token!r}{where}.",
+                    code="card_format",
+                    card=repr(token)[:40],
+                    seat=seat_label,
+                )
     else:
         raise CardError(
             f"The cards{where} must be text like 'Ro Rc 7e 1b' or a list of four cards.",

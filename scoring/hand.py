@@ -345,6 +345,8 @@ def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
                 )
         else:
             side = _declared_winner(rules, decl, index, name)
+        if decl is not None and outcome is not _NO_QUERIDO:
+            _check_claim(decl, name, side)
         results.append((name, outcome, side, seat, speakers))
         if outcome is _ORDAGO:
             _check_nothing_after_ordago(record, index, name, anybody_juego)
@@ -393,6 +395,25 @@ def _check_nothing_after_ordago(
             )
 
 
+def _check_claim(decl: Declarations, name: str, side: int | None) -> None:
+    """A declared winner must be a pair that can have won the lance."""
+    declared = decl.winners.get(name)
+    if declared is None or declared == side:
+        return
+    if side is None:
+        raise DeclarationError(
+            f"Nobody has {name}, so no pair can have won it; leave its winner out.",
+            code=f"winner_without_{name}",
+            lance=name,
+        )
+    raise DeclarationError(
+        f"Pareja {SIDE_NAMES[declared]} cannot have won {name}: only pareja "
+        f"{SIDE_NAMES[side]} has {name}.",
+        code=f"winner_without_{name}",
+        lance=name,
+    )
+
+
 def _check_declared_winner(decl: Declarations, name: str, result: LanceResult) -> None:
     declared = decl.winners.get(name)
     if declared is not None and declared != result.side:
@@ -414,7 +435,7 @@ def _juego_points(declared: int) -> int:
 
 def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) -> int:
     """The winner of a lance entered without cards: declared, or derived where it can be."""
-    declared = decl.winners.get(name, decl.winners.get(LANCES[index]))
+    declared = decl.winners.get(name)
     derived = None
     why = ""
     if index == 2:
@@ -454,18 +475,6 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
         raise DeclarationError(
             f"Pareja {SIDE_NAMES[declared]} cannot have won {name}: {why}.",
             code="winner_contradicts",
-            lance=name,
-        )
-    if index == 2 and not (decl.pares[declared] or decl.pares[declared + 2]):
-        raise DeclarationError(
-            f"Pareja {SIDE_NAMES[declared]} cannot win pares: neither of its players has pares.",
-            code="winner_without_pares",
-            lance=name,
-        )
-    if index == 3 and name == "juego" and not (decl.juego[declared] or decl.juego[declared + 2]):
-        raise DeclarationError(
-            f"Pareja {SIDE_NAMES[declared]} cannot win juego: neither of its players has juego.",
-            code="winner_without_juego",
             lance=name,
         )
     return declared
@@ -513,6 +522,19 @@ def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
                     seat=SEAT_NAMES[seat],
                     value=p,
                 )
+    if "juego" in decl.winners and not anybody:
+        raise DeclarationError(
+            "Nobody declared juego, so punto was played: give the winner of punto, not of juego.",
+            code="winner_without_juego",
+            lance="juego",
+        )
+    if "punto" in decl.winners and anybody:
+        raise DeclarationError(
+            "Punto is played only when nobody has juego, but juego was declared: give the "
+            "winner of juego.",
+            code="winner_without_punto",
+            lance="punto",
+        )
     for lance, side in decl.winners.items():
         if lance not in ("grande", "chica", "pares", "juego", "punto") or side not in (0, 1):
             raise DeclarationError(
@@ -532,6 +554,14 @@ def _check_against_cards(rules: RuleSet, decl: Declarations, cards: tuple[HandVa
                 code="pares_contradicts_cards",
                 seat=SEAT_NAMES[seat],
             )
+        punto_known = decl.punto is not None and honest.punto is not None
+        if punto_known and decl.punto[seat] != honest.punto[seat]:
+            raise DeclarationError(
+                f"The {SEAT_NAMES[seat]} declared punto {decl.punto[seat]} but the cards "
+                f"add up to {honest.punto[seat]}.",
+                code="punto_contradicts_cards",
+                seat=SEAT_NAMES[seat],
+            )
         declared, real = decl.juego[seat], honest.juego[seat]
         ok = (
             declared == real
@@ -540,8 +570,18 @@ def _check_against_cards(rules: RuleSet, decl: Declarations, cards: tuple[HandVa
         )
         if not ok:
             raise DeclarationError(
-                f"The {SEAT_NAMES[seat]} declared juego {declared or 'none'} but the cards "
+                f"The {SEAT_NAMES[seat]} declared {_juego_words(declared)} but the cards "
                 f"add up to {cards[seat].points}.",
                 code="juego_contradicts_cards",
                 seat=SEAT_NAMES[seat],
             )
+
+
+def _juego_words(declared: int) -> str:
+    if declared == JUEGO_NONE:
+        return "no juego"
+    if declared == JUEGO_OTHER:
+        return "a juego other than 31"
+    if declared == JUEGO_REAL:
+        return "31 real"
+    return f"juego {declared}"

@@ -57,17 +57,19 @@ def _require_dict(value: Any, what: str) -> dict:
     return value
 
 
-def _require_list(value: Any, what: str, length: int | None = None) -> list:
+def _require_list(value: Any, what: str, length: int | None = None, each: str = "") -> list:
     if not isinstance(value, list):
         raise FormatError(f"{what} must be a list.", code="not_list", field=what)
     if length is not None and len(value) != length:
         raise FormatError(
-            f"{what} must have {length} entries, one per player in seat order from mano; "
-            f"it has {len(value)}.",
+            f"{what} must have {length} entries{each}; it has {len(value)}.",
             code="wrong_length",
             field=what,
         )
     return value
+
+
+_PER_PLAYER = ", one per player in seat order from mano"
 
 
 _HAND_KEYS = frozenset(("cards", "bets", "declarations"))
@@ -104,12 +106,12 @@ def _bets_from_json(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
     """The four lances' actions; tables repeat the same sequences, so text is parsed once."""
     if type(bets_data) is dict:
         values = bets_data.values()
-        # the types are part of the key so that "paso" and ["p", "a", "s", "o"] differ
-        key = (tuple(bets_data), tuple(map(type, values)), tuple(map(tuple, values)))
         try:
+            # the types are part of the key so that "paso" and ["p", "a", "s", "o"] differ
+            key = (tuple(bets_data), tuple(map(type, values)), tuple(map(tuple, values)))
             found = _BETS.get(key)
-        except TypeError:  # an action given as an object: not hashable, parse it every time
-            key, found = None, None
+        except TypeError:  # null, a number or an action given as an object: parse it the
+            key, found = None, None  # slow way, which explains what is wrong
         if found is not None:
             return found
     else:
@@ -170,7 +172,7 @@ def _check_punto_key(record: HandRecord) -> None:
 
 def declarations_from_json(data: Any) -> Declarations:
     data = _require_dict(data, "declarations")
-    pares_raw = _require_list(data.get("pares"), "declarations.pares", 4)
+    pares_raw = _require_list(data.get("pares"), "declarations.pares", 4, _PER_PLAYER)
     pares = []
     for raw in pares_raw:
         key = str(raw).lower() if raw is not None else "none"
@@ -181,15 +183,15 @@ def declarations_from_json(data: Any) -> Declarations:
                 field="declarations.pares",
             )
         pares.append(_PARES_WORDS[key])
-    juego_raw = _require_list(data.get("juego", [None] * 4), "declarations.juego", 4)
+    juego_raw = _require_list(data.get("juego", [None] * 4), "declarations.juego", 4, _PER_PLAYER)
     juego = [_juego_from_json(raw) for raw in juego_raw]
     punto = data.get("punto")
     if punto is not None:
-        punto = tuple(_require_list(punto, "declarations.punto", 4))
+        punto = tuple(_require_list(punto, "declarations.punto", 4, _PER_PLAYER))
     winners_raw = _require_dict(data.get("winners", {}), "declarations.winners")
     winners = {}
     for lance, side in winners_raw.items():
-        if side not in _SIDES:
+        if not isinstance(side, str) or side not in _SIDES:
             raise FormatError(
                 f"The winner of {lance} is the pair 'mano' or 'postre', not {side!r}.",
                 code="winner_word",
@@ -206,9 +208,9 @@ def _juego_from_json(raw: Any) -> int:
         return JUEGO_OTHER
     if raw in ("31 real", "real", "31real"):
         return JUEGO_REAL
-    if isinstance(raw, str) and raw.isdigit():
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 3:
         return int(raw)
-    if isinstance(raw, int):
+    if isinstance(raw, int) and not isinstance(raw, bool):
         return raw  # the engine checks it is a possible juego
     raise FormatError(
         f"Juego is declared as none, 31, 32 … 37, 40, 'other' or '31 real', not {raw!r}.",
@@ -237,7 +239,9 @@ def games_from_json(data: Any) -> list[GameEntry]:
         if stones is not None:
             if isinstance(stones, dict):
                 stones = [stones.get("A"), stones.get("B")]
-            stones = tuple(_require_list(stones, f"games[{number}].stones", 2))
+            stones = tuple(
+                _require_list(stones, f"games[{number}].stones", 2, ", one per pair: [A, B]")
+            )
         winner = raw.get("winner")
         winner = team_from_json(winner, f"games[{number}].winner") if winner is not None else None
         games.append(GameEntry(stones, winner, bool(raw.get("ordago", False))))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.errors import EntryAfterEnd, GameEntryError
+from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError
 from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.rules import RuleSet
 
@@ -170,10 +170,11 @@ def play_match(
     for number, record in enumerate(hands, start=1):
         try:
             state, outcome = apply_hand(state, record)
-        except EntryAfterEnd as error:
-            raise EntryAfterEnd(
-                f"Hand {number}: {error.message}", code=error.code, hand=number
-            ) from None
+        except ScoringError as error:  # say which hand, keep the error's class and code
+            error.message = f"Hand {number}: {error.message}"
+            error.args = (error.message,)
+            error.params["hand"] = number
+            raise
         outcomes.append(outcome)
     return state, tuple(outcomes)
 

@@ -40,7 +40,11 @@ class RuleSet:
     min_envite: int = 2
 
     def __post_init__(self) -> None:
-        if self.kings not in (4, 8):
+        if (
+            isinstance(self.kings, bool)
+            or not isinstance(self.kings, int)
+            or self.kings not in (4, 8)
+        ):
             raise RuleSetError(
                 f"Kings must be 8 or 4, not {self.kings!r}.", code="kings", value=self.kings
             )
