@@ -1,0 +1,756 @@
+"""Writes of the clubs app: peñas, their members and roles, players, pairs and rule-set presets.
+
+Responsible for: every change to those rows, each in its own ``transaction.atomic()`` that
+re-reads what it changes under ``select_for_update()``, checks the caller's role through
+clubs.roles (the only permission checks), and raises config.errors classes with an English
+message that says what is wrong and how to fix it. Membership changes lock the peña's row
+first, so two owners demoting each other at the same moment cannot leave a peña without an
+owner.
+
+Must not: decide a rule of Mus (rule-set values are validated by scoring.RuleSet through
+``RuleSetPreset.rules()``, whose scoring.RuleSetError the API turns into a 400), read for
+display (clubs/selectors.py), or build HTTP responses.
+
+Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set
+such as "8 reyes a 40"), reyes, piedras.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.text import slugify
+
+from clubs import roles
+from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
+from config.errors import Conflict, Forbidden, Invalid, NotFound
+
+User = AbstractBaseUser | AnonymousUser
+
+SLUG_MAX_LENGTH = Club._meta.get_field("slug").max_length
+
+
+# --- Field checks -----------------------------------------------------------------------------
+# Django's own validators speak the request's language (Spanish by default); services speak
+# English with a stable code, and the UI translates.
+
+
+def _text(value: Any, *, field: str, label: str, max_length: int, required: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise Invalid(f"{label} must be text.", code="invalid_field", field=field)
+    value = " ".join(value.split())
+    if required and not value:
+        raise Invalid(f"{label} is required.", code="required", field=field)
+    if len(value) > max_length:
+        raise Invalid(
+            f"{label} is too long: at most {max_length} characters, not {len(value)}.",
+            code="too_long",
+            field=field,
+            max_length=max_length,
+        )
+    return value
+
+
+def _email(value: Any, *, field: str, label: str) -> str:
+    value = _text(value, field=field, label=label, max_length=254)
+    if value:
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise Invalid(
+                f"{label} {value!r} is not an e-mail address; write it like ana@example.org.",
+                code="email",
+                field=field,
+            ) from None
+    return value
+
+
+def _slug(value: Any) -> str:
+    slug = _text(value, field="slug", label="The slug", max_length=SLUG_MAX_LENGTH, required=True)
+    if slug != slugify(slug):
+        raise Invalid(
+            f"The slug {slug!r} may only hold lowercase letters, digits and hyphens, "
+            f"e.g. {slugify(slug) or 'pena-txoko'!r}.",
+            code="slug",
+            field="slug",
+        )
+    return slug
+
+
+CLUB_LABELS = {
+    "name": "The name",
+    "town": "The town",
+    "region": "The region",
+    "contact_email": "The contact e-mail",
+    "contact_phone": "The contact phone",
+}
+PLAYER_LABELS = {
+    "first_name": "The first name",
+    "last_name": "The last name",
+    "email": "The e-mail",
+    "phone": "The phone",
+}
+
+
+def _club_value(field: str, value: Any) -> str:
+    if field == "slug":
+        return _slug(value)
+    if field == "contact_email":
+        return _email(value, field=field, label=CLUB_LABELS[field])
+    max_length = Club._meta.get_field(field).max_length
+    return _text(
+        value,
+        field=field,
+        label=CLUB_LABELS[field],
+        max_length=max_length,
+        required=field == "name",
+    )
+
+
+def _player_value(field: str, value: Any) -> str:
+    if field == "email":
+        return _email(value, field=field, label=PLAYER_LABELS[field])
+    max_length = Player._meta.get_field(field).max_length
+    return _text(
+        value,
+        field=field,
+        label=PLAYER_LABELS[field],
+        max_length=max_length,
+        required=field == "first_name",
+    )
+
+
+def _only_known(data: Mapping[str, Any], known: tuple[str, ...]) -> None:
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        # The views' serializers decide the keys, so an unknown one is a bug, not user input.
+        raise TypeError(f"unknown fields {unknown}; expected some of {known}")
+
+
+def _lock_club(club: Club) -> Club:
+    """Re-read the peña under a row lock: the one lock that serialises its membership changes."""
+    try:
+        return Club.objects.select_for_update().get(pk=club.pk)
+    except Club.DoesNotExist:
+        raise NotFound("This peña no longer exists.", code="club_not_found") from None
+
+
+# --- Peñas ------------------------------------------------------------------------------------
+
+
+def club_create(
+    *,
+    user: User,
+    name: str,
+    slug: str = "",
+    town: str = "",
+    region: str = "",
+    contact_email: str = "",
+    contact_phone: str = "",
+) -> Club:
+    """Create a peña; its creator becomes its owner. Without a slug one is made from the name."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden("Log in to create a peña.", code="not_authenticated")
+    values = {
+        field: _club_value(field, value)
+        for field, value in {
+            "name": name,
+            "town": town,
+            "region": region,
+            "contact_email": contact_email,
+            "contact_phone": contact_phone,
+        }.items()
+    }
+    with transaction.atomic():
+        if slug:
+            values["slug"] = _slug(slug)
+            _slug_free_or_conflict(values["slug"])
+        else:
+            values["slug"] = _slug_from_name(values["name"])
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(**values)
+        except IntegrityError:
+            raise _slug_taken(values["slug"]) from None
+        Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
+    return club
+
+
+def club_update(*, user: User, club: Club, data: Mapping[str, Any]) -> Club:
+    """Change a peña's name, slug, town, region or contact; owners and organizers only."""
+    _only_known(data, ("slug", *CLUB_LABELS))
+    roles.require_organizer(user, club)
+    values = {field: _club_value(field, value) for field, value in data.items()}
+    with transaction.atomic():
+        club = _lock_club(club)
+        if not values:
+            return club
+        if values.get("slug", club.slug) != club.slug:
+            _slug_free_or_conflict(values["slug"], exclude_pk=club.pk)
+        for field, value in values.items():
+            setattr(club, field, value)
+        try:
+            with transaction.atomic():
+                club.save(update_fields=list(values))
+        except IntegrityError:
+            raise _slug_taken(values.get("slug", club.slug)) from None
+    return club
+
+
+def club_default_preset_set(*, user: User, club: Club, preset_id: int | None) -> Club:
+    """Set (or clear, with None) the rules a peña's new tournaments start from.
+
+    The preset is a built-in one or one of this peña's own.
+    """
+    roles.require_organizer(user, club)
+    with transaction.atomic():
+        club = _lock_club(club)
+        preset = None
+        if preset_id is not None:
+            preset = (
+                RuleSetPreset.objects.filter(Q(club=None) | Q(club=club), pk=preset_id)
+                .select_for_update()
+                .first()
+            )
+            if preset is None:
+                raise Invalid(
+                    f"Preset {preset_id} is neither a built-in preset nor one of "
+                    f"{club.name}'s; pick one from the peña's presets.",
+                    code="preset_not_available",
+                    preset_id=preset_id,
+                )
+        club.default_preset = preset
+        club.save(update_fields=["default_preset"])
+    return club
+
+
+def _slug_free_or_conflict(slug: str, *, exclude_pk: int | None = None) -> None:
+    if Club.objects.filter(slug=slug).exclude(pk=exclude_pk).exists():
+        raise _slug_taken(slug)
+
+
+def _slug_taken(slug: str) -> Conflict:
+    return Conflict(
+        f"Another peña already uses the slug {slug!r}; choose a different one.",
+        code="slug_taken",
+        slug=slug,
+    )
+
+
+def _slug_from_name(name: str) -> str:
+    # Room for a "-NN" suffix within the column's length.
+    base = slugify(name)[: SLUG_MAX_LENGTH - 6].strip("-")
+    if not base:
+        raise Invalid(
+            f"No slug can be made from the name {name!r}; give a slug such as 'pena-txoko'.",
+            code="slug",
+            field="slug",
+        )
+    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+# --- Members and roles ------------------------------------------------------------------------
+
+
+def _role(role: Any) -> str:
+    if role not in Membership.Role.values:
+        raise Invalid(
+            f"Unknown role {role!r}; the roles are {', '.join(Membership.Role.values)}.",
+            code="role",
+            field="role",
+        )
+    return role
+
+
+def membership_add(
+    *, user: User, club: Club, username: str, role: str = Membership.Role.MEMBER
+) -> Membership:
+    """Make an existing user a member of the peña with a role; owners only."""
+    role = _role(role)
+    model = get_user_model()
+    with transaction.atomic():
+        club = _lock_club(club)
+        # Checked under the peña's lock, and before saying whether the username exists.
+        roles.require_owner(user, club)
+        member = model.objects.filter(**{model.USERNAME_FIELD: username}).first()
+        if member is None:
+            raise Invalid(
+                f"There is no user called {username!r}; they must sign up before joining a peña.",
+                code="unknown_user",
+                field="username",
+                username=username,
+            )
+        if Membership.objects.filter(club=club, user=member).exists():
+            raise Conflict(
+                f"{username} is already a member of {club.name}; change their role instead.",
+                code="already_member",
+                username=username,
+            )
+        return Membership.objects.create(club=club, user=member, role=role)
+
+
+def membership_role_change(*, user: User, club: Club, member_id: int, role: str) -> Membership:
+    """Change a member's role; owners only. The last owner cannot stop being one."""
+    role = _role(role)
+    with transaction.atomic():
+        club = _lock_club(club)
+        # Checked under the peña's lock: a role taken away a moment ago counts.
+        roles.require_owner(user, club)
+        membership = _membership_locked(club, member_id)
+        if membership.role == Membership.Role.OWNER and role != Membership.Role.OWNER:
+            _not_last_owner(club, membership, "demoted")
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def membership_remove(*, user: User, club: Club, member_id: int) -> None:
+    """Remove a member; owners may remove anyone, and every member may leave.
+
+    The last owner cannot be removed.
+    """
+    with transaction.atomic():
+        club = _lock_club(club)
+        if user is None or not user.is_authenticated or user.pk != member_id:
+            roles.require_owner(user, club)
+        membership = _membership_locked(club, member_id)
+        if membership.role == Membership.Role.OWNER:
+            _not_last_owner(club, membership, "removed")
+        membership.delete()
+
+
+def _membership_locked(club: Club, member_id: int) -> Membership:
+    membership = (
+        Membership.objects.select_for_update(of=("self",))
+        .select_related("user")
+        # user__pk, not user_id: an id beyond the column's range finds nobody instead of
+        # overflowing SQLite.
+        .filter(club=club, user__pk=member_id)
+        .first()
+    )
+    if membership is None:
+        raise NotFound(
+            f"User {member_id} is not a member of {club.name}.",
+            code="member_not_found",
+            member_id=member_id,
+        )
+    return membership
+
+
+def _not_last_owner(club: Club, membership: Membership, action: str) -> None:
+    # The peña row is locked by the caller, so this count cannot change before we commit.
+    owners = Membership.objects.filter(club=club, role=Membership.Role.OWNER).count()
+    if owners <= 1:
+        raise Conflict(
+            f"{membership.user} is the last owner of {club.name} and cannot be {action}; "
+            "make another member an owner first.",
+            code="last_owner",
+            member_id=membership.user_id,
+        )
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+def player_create(
+    *,
+    user: User,
+    club: Club,
+    first_name: str,
+    last_name: str = "",
+    email: str = "",
+    phone: str = "",
+) -> Player:
+    """Create a player (who needs no login) as a player of this peña; organizers only."""
+    roles.require_organizer(user, club)
+    values = {
+        field: _player_value(field, value)
+        for field, value in {
+            "first_name": first_name,
+            "last_name": last_name,
+            "email": email,
+            "phone": phone,
+        }.items()
+    }
+    with transaction.atomic():
+        player = Player.objects.create(**values)
+        player.clubs.add(club)
+    return player
+
+
+def player_update(*, user: User, club: Club, player_id: int, data: Mapping[str, Any]) -> Player:
+    """Change a player's name or contact; organizers of a peña the player belongs to."""
+    _only_known(data, tuple(PLAYER_LABELS))
+    roles.require_organizer(user, club)
+    values = {field: _player_value(field, value) for field, value in data.items()}
+    with transaction.atomic():
+        player = _player_of_club_locked(club, player_id)
+        for field, value in values.items():
+            setattr(player, field, value)
+        if values:
+            player.save(update_fields=list(values))
+    return player
+
+
+def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
+    """Make an existing player a player of this peña too (a person may play for several).
+
+    The caller must organize this peña and be allowed to see the player: the player belongs
+    to no peña yet, to a peña the caller also organizes, or is the caller. Otherwise any
+    organizer could read another peña's players' contacts by adding them.
+    """
+    roles.require_organizer(user, club)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(
+                f"There is no player {player_id}.", code="player_not_found", player_id=player_id
+            )
+        current = player.clubs.all()
+        if current.filter(pk=club.pk).exists():
+            return player
+        visible = (
+            not current.exists()
+            or (player.user_id is not None and player.user_id == user.pk)
+            or roles.clubs_organized_by(user).filter(players=player).exists()
+        )
+        if not visible:
+            raise Forbidden(
+                f"{player} plays for peñas you do not organize; ask one of their organizers "
+                f"to add them to {club.name}, or create the player in {club.name}.",
+                code="player_not_visible",
+                player_id=player.pk,
+            )
+        player.clubs.add(club)
+    return player
+
+
+def player_club_remove(*, user: User, club: Club, player_id: int) -> None:
+    """Stop a player being a player of this peña; the player and their pairs are kept."""
+    roles.require_organizer(user, club)
+    with transaction.atomic():
+        player = _player_of_club_locked(club, player_id)
+        player.clubs.remove(club)
+
+
+def _player_of_club_locked(club: Club, player_id: int) -> Player:
+    player = Player.objects.select_for_update().filter(pk=player_id, clubs=club).first()
+    if player is None:
+        raise NotFound(
+            f"Player {player_id} is not a player of {club.name}.",
+            code="player_not_found",
+            player_id=player_id,
+        )
+    return player
+
+
+# --- Pairs ------------------------------------------------------------------------------------
+
+
+def _pair_name(value: Any) -> str:
+    max_length = Pair._meta.get_field("name").max_length
+    return _text(value, field="name", label="The pair's name", max_length=max_length)
+
+
+def pair_create(
+    *, user: User, club: Club, player_one_id: int, player_two_id: int, name: str = ""
+) -> Pair:
+    """Create a pareja of two different players of this peña, representing it."""
+    roles.require_organizer(user, club)
+    name = _pair_name(name)
+    if player_one_id == player_two_id:
+        raise Invalid(
+            "A pair needs two different players; the same player was chosen twice.",
+            code="same_player",
+            player_id=player_one_id,
+        )
+    with transaction.atomic():
+        club = _lock_club(club)  # one pair per two players and peña, even when two phones race
+        # Two exact lookups, not pk__in: Django answers an id beyond the column's range with
+        # no row for exact lookups, where SQLite would overflow on an IN list.
+        players = Player.objects.filter(clubs=club).filter(
+            Q(pk=player_one_id) | Q(pk=player_two_id)
+        )
+        found = {player.pk: player for player in players}
+        for player_id in (player_one_id, player_two_id):
+            if player_id not in found:
+                raise Invalid(
+                    f"Player {player_id} is not a player of {club.name}; add them to the "
+                    "peña first.",
+                    code="player_not_in_club",
+                    player_id=player_id,
+                )
+        one, two = found[player_one_id], found[player_two_id]
+        existing = _pair_of(club, one.pk, two.pk)
+        if existing is not None:
+            raise Conflict(
+                f"{one} and {two} already are a pair of {club.name} (pair {existing.pk}).",
+                code="pair_exists",
+                pair_id=existing.pk,
+            )
+        return Pair.objects.create(player_one=one, player_two=two, name=name, club=club)
+
+
+def pair_update(*, user: User, club: Club, pair_id: int, name: str) -> Pair:
+    """Rename a pareja of this peña (an empty name shows the two players' names)."""
+    roles.require_organizer(user, club)
+    name = _pair_name(name)
+    with transaction.atomic():
+        pair = (
+            Pair.objects.select_for_update(of=("self",))
+            .select_related("player_one", "player_two")
+            .filter(pk=pair_id, club=club)
+            .first()
+        )
+        if pair is None:
+            raise NotFound(
+                f"Pair {pair_id} is not a pair of {club.name}.",
+                code="pair_not_found",
+                pair_id=pair_id,
+            )
+        pair.name = name
+        pair.save(update_fields=["name"])
+    return pair
+
+
+def pair_get_or_create_from_names(*, club: Club, text: str) -> Pair:
+    """The pareja of this peña written as one line, "Ana García / Luis Pérez".
+
+    Each side's first word is the first name and the rest the surnames. A player of the peña
+    whose full name matches ignoring case, accents and extra spaces is reused (the oldest one
+    if two share it); otherwise a player is created in the peña. An existing pair of the same
+    two players in the peña, in either order, is returned instead of a new one.
+
+    The caller checks permissions (registration pastes whole lists through this).
+    Raises Invalid with code "pair_line" naming the line when it is not exactly two names
+    separated by "/" or names the same player twice.
+    """
+    names = _pair_line_names(text)
+    keys = [_name_key(f"{first} {last}") for first, last in names]
+    line = " ".join(str(text).split())
+    if keys[0] == keys[1]:
+        raise Invalid(
+            f'"{line}" names the same player twice; a pair needs two different players.',
+            code="pair_line",
+            line=line,
+            reason="same_player",
+        )
+    with transaction.atomic():
+        # Serialises pasted lists of the same peña so no player is created twice.
+        club = _lock_club(club)
+        existing: dict[str, int] = {}
+        rows = Player.objects.filter(clubs=club).order_by("pk")
+        for pk, first, last in rows.values_list("pk", "first_name", "last_name"):
+            existing.setdefault(_name_key(f"{first} {last}"), pk)
+        ids = []
+        for (first, last), key in zip(names, keys, strict=True):
+            if key not in existing:
+                player = Player.objects.create(first_name=first, last_name=last)
+                player.clubs.add(club)
+                existing[key] = player.pk
+            ids.append(existing[key])
+        pair = _pair_of(club, *ids)
+        if pair is None:
+            pair = Pair.objects.create(player_one_id=ids[0], player_two_id=ids[1], club=club)
+    return Pair.objects.select_related("player_one", "player_two", "club").get(pk=pair.pk)
+
+
+def pair_from_names(*, user: User, club: Club, text: str) -> Pair:
+    """``pair_get_or_create_from_names`` for one organizer typing one pair of this peña."""
+    roles.require_organizer(user, club)
+    return pair_get_or_create_from_names(club=club, text=text)
+
+
+def _pair_line_names(text: str) -> list[tuple[str, str]]:
+    line = " ".join(str(text).split())
+    example = 'e.g. "Ana García / Luis Pérez"'
+    sides = [" ".join(side.split()) for side in line.split("/")]
+    if not line:
+        raise Invalid(
+            f"The line is empty; write a pair as {example}.",
+            code="pair_line",
+            line=line,
+            reason="empty",
+        )
+    if len(sides) == 1:
+        raise Invalid(
+            f'"{line}" has no "/" between the two players; write it as {example}.',
+            code="pair_line",
+            line=line,
+            reason="no_slash",
+        )
+    named = [side for side in sides if side]
+    if len(named) > 2:
+        raise Invalid(
+            f'"{line}" names {len(named)} players; a pair is '
+            f'exactly two names separated by one "/", {example}.',
+            code="pair_line",
+            line=line,
+            reason="too_many_names",
+        )
+    if len(sides) > 2:
+        raise Invalid(
+            f'"{line}" has more than one "/"; separate the two players with one, {example}.',
+            code="pair_line",
+            line=line,
+            reason="extra_slash",
+        )
+    if not all(sides):
+        raise Invalid(
+            f'"{line}" is missing a name on one side of the "/"; write both players, {example}.',
+            code="pair_line",
+            line=line,
+            reason="missing_name",
+        )
+    first_max = Player._meta.get_field("first_name").max_length
+    last_max = Player._meta.get_field("last_name").max_length
+    names = []
+    for side in sides:
+        first, _, last = side.partition(" ")
+        if len(first) > first_max or len(last) > last_max:
+            raise Invalid(
+                f'"{line}": the name "{side}" is too long (at most {first_max} characters for '
+                f"the first name and {last_max} for the surnames).",
+                code="pair_line",
+                line=line,
+                reason="too_long",
+            )
+        names.append((first, last))
+    return names
+
+
+def _name_key(name: str) -> str:
+    """A full name without case, accents or extra spaces: "Ángel  MUÑOZ" → "angel munoz"."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def _pair_of(club: Club, one_id: int, two_id: int) -> Pair | None:
+    return (
+        Pair.objects.filter(club=club)
+        .filter(
+            Q(player_one_id=one_id, player_two_id=two_id)
+            | Q(player_one_id=two_id, player_two_id=one_id)
+        )
+        .order_by("pk")
+        .first()
+    )
+
+
+# --- Rule-set presets -------------------------------------------------------------------------
+
+
+def _preset_name(value: Any) -> str:
+    max_length = RuleSetPreset._meta.get_field("name").max_length
+    return _text(
+        value, field="name", label="The preset's name", max_length=max_length, required=True
+    )
+
+
+def _preset_apply(preset: RuleSetPreset, rules: Mapping[str, Any]) -> None:
+    """Set the rule values and let the engine judge them (scoring.RuleSetError is a 400)."""
+    _only_known(rules, RuleSetPreset.RULE_FIELDS)
+    for field, value in rules.items():
+        setattr(preset, field, value)
+    checked = preset.rules()
+    preset.real_31 = checked.real_31.value  # stored as the engine spells it
+
+
+def _preset_name_free_or_conflict(club: Club, name: str, *, exclude_pk: int | None = None) -> None:
+    clash = (
+        RuleSetPreset.objects.filter(Q(club=None) | Q(club=club), name__iexact=name)
+        .exclude(pk=exclude_pk)
+        .first()
+    )
+    if clash is not None:
+        where = "a built-in preset" if clash.club_id is None else f"a preset of {club.name}"
+        raise Conflict(
+            f"{clash.name!r} is already {where}; choose another name.",
+            code="preset_name_taken",
+            name=name,
+        )
+
+
+def preset_create(
+    *, user: User, club: Club, name: str, rules: Mapping[str, Any] | None = None
+) -> RuleSetPreset:
+    """A peña's own named rule set; unspecified values take the engine's defaults."""
+    roles.require_organizer(user, club)
+    name = _preset_name(name)
+    preset = RuleSetPreset(club=club, name=name)
+    _preset_apply(preset, rules or {})
+    with transaction.atomic():
+        club = _lock_club(club)
+        _preset_name_free_or_conflict(club, name)
+        try:
+            with transaction.atomic():
+                preset.save()
+        except IntegrityError:
+            raise Conflict(
+                f"{name!r} is already a preset of {club.name}; choose another name.",
+                code="preset_name_taken",
+                name=name,
+            ) from None
+    return preset
+
+
+def preset_update(
+    *, user: User, club: Club, preset_id: int, data: Mapping[str, Any]
+) -> RuleSetPreset:
+    """Rename a peña's preset or change its values; built-in presets cannot change."""
+    _only_known(data, ("name", *RuleSetPreset.RULE_FIELDS))
+    roles.require_organizer(user, club)
+    with transaction.atomic():
+        club = _lock_club(club)
+        preset = _preset_of_club_locked(club, preset_id)
+        _preset_apply(preset, {field: value for field, value in data.items() if field != "name"})
+        if "name" in data:
+            preset.name = _preset_name(data["name"])
+            _preset_name_free_or_conflict(club, preset.name, exclude_pk=preset.pk)
+        preset.save()
+    return preset
+
+
+def preset_delete(*, user: User, club: Club, preset_id: int) -> None:
+    """Delete a peña's preset (a peña using it as default falls back to none)."""
+    roles.require_organizer(user, club)
+    with transaction.atomic():
+        _preset_of_club_locked(club, preset_id).delete()
+
+
+def _preset_of_club_locked(club: Club, preset_id: int) -> RuleSetPreset:
+    preset = (
+        RuleSetPreset.objects.select_for_update()
+        .filter(Q(club=None) | Q(club=club), pk=preset_id)
+        .first()
+    )
+    if preset is None:
+        raise NotFound(
+            f"Preset {preset_id} is not a preset of {club.name}.",
+            code="preset_not_found",
+            preset_id=preset_id,
+        )
+    if preset.club_id is None:
+        raise Forbidden(
+            f"{preset.name!r} is a built-in preset and cannot be changed or deleted; "
+            "create a preset of your peña with the values you want instead.",
+            code="builtin_preset",
+            preset_id=preset.pk,
+        )
+    return preset

@@ -1,0 +1,31 @@
+"""The clubs admin: every list, search, change and add page renders for staff."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import MembershipFactory, PairFactory, PresetFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("model", "make", "shown"),
+    [
+        ("club", lambda: MembershipFactory().club, lambda row: row.name),
+        ("membership", MembershipFactory, lambda row: row.user.username),
+        ("player", lambda: PairFactory().player_one, lambda row: row.first_name),
+        ("pair", PairFactory, lambda row: row.player_one.first_name),
+        ("rulesetpreset", PresetFactory, lambda row: row.name),
+    ],
+)
+def test_admin_pages_render(client, settings, model, make, shown):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    row = make()
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    listing = client.get(f"/admin/clubs/{model}/")
+    assert listing.status_code == 200
+    assert shown(row) in listing.content.decode()
+    assert client.get(f"/admin/clubs/{model}/", {"q": shown(row)}).status_code == 200
+    assert client.get(f"/admin/clubs/{model}/{row.pk}/change/").status_code == 200
+    assert client.get(f"/admin/clubs/{model}/add/").status_code == 200
