@@ -1,3 +1,341 @@
-"""API of the registration area (being written)."""
+"""API of registration: a tournament's entries, the waiting list, check-in, seeds, pinned
+tables and substitutes.
 
-urlpatterns: list = []
+Responsible for: turning requests into calls of tournaments.services.registration and
+tournaments.selectors.registration and their results into JSON. The entry list of a published
+tournament is public; every write needs an organizer of the tournament's peña (a write view
+first checks access so that someone without it gets 404/403 before any 400 about input).
+
+Must not: hold a rule, create rows in a serializer, or build an error response.
+
+Terms: pareja (pair), entry (a pair registered in a tournament), lista de espera (waiting list),
+cabeza de serie (seed), mesa fija (pinned table), suplente (substitute), partida (a Match).
+"""
+
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.tournaments import ClubRefSerializer, client_device
+from tournaments.models import Entry
+from tournaments.selectors.registration import (
+    entry_list,
+    entry_waiting_position,
+    substitution_list,
+)
+from tournaments.selectors.tournaments import tournament_get, tournament_get_for_organizer
+from tournaments.services.registration import (
+    entry_check_in,
+    entry_check_in_undo,
+    entry_register,
+    entry_register_pasted,
+    entry_seed_set,
+    entry_table_pin,
+    entry_withdraw,
+    substitution_create,
+)
+
+# --- Serializers shared by the views --------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+
+
+class PairSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="the pair's own name, if it has one")
+    label = serializers.CharField(source="__str__", help_text="its name, or its two players")
+    club = ClubRefSerializer(allow_null=True)
+    player_one = PlayerRefSerializer()
+    player_two = PlayerRefSerializer()
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    pair = PairSerializer()
+    status = serializers.ChoiceField(choices=Entry.Status.choices)
+    seed = serializers.IntegerField(allow_null=True)
+    pinned_table = serializers.IntegerField(allow_null=True)
+    registered_at = serializers.DateTimeField()
+    checked_in_at = serializers.DateTimeField(allow_null=True)
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+    waiting_position = serializers.IntegerField(
+        allow_null=True, help_text="place on the waiting list (1 = next in), else null"
+    )
+
+
+def entry_data(entry: Entry) -> dict:
+    entry.waiting_position = entry_waiting_position(entry=entry)
+    return EntryOutputSerializer(entry).data
+
+
+def _write_access(request: Request, tournament_id: int) -> None:
+    tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+
+
+def _audit_context(request: Request) -> dict:
+    return {"actor": request.user, "via": "api", "device": client_device(request)}
+
+
+# --- Reads ----------------------------------------------------------------------------------
+
+
+class EntryListApi(APIView):
+    class FilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=Entry.Status.choices, required=False)
+
+    @extend_schema(
+        operation_id="registration_entry_list",
+        parameters=[FilterSerializer],
+        responses=EntryOutputSerializer(many=True),
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        tournament = tournament_get(user=request.user, tournament_id=tournament_id)
+        entries = entry_list(tournament=tournament, status=filters.validated_data.get("status"))
+        return Response(EntryOutputSerializer(entries, many=True).data)
+
+
+class SubstitutionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match_id = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    pair = serializers.CharField(source="entry.pair.__str__")
+    replaced = PlayerRefSerializer()
+    substitute = PlayerRefSerializer()
+    created_at = serializers.DateTimeField()
+
+
+class SubstitutionListApi(APIView):
+    @extend_schema(
+        operation_id="registration_substitution_list",
+        responses=SubstitutionOutputSerializer(many=True),
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(user=request.user, tournament_id=tournament_id)
+        substitutions = substitution_list(tournament=tournament)
+        return Response(SubstitutionOutputSerializer(substitutions, many=True).data)
+
+
+# --- Writes ---------------------------------------------------------------------------------
+
+
+class EntryRegisterApi(APIView):
+    @extend_schema_serializer(component_name="EntryRegisterInput")
+    class InputSerializer(serializers.Serializer):
+        pair_id = serializers.IntegerField()
+        seed = serializers.IntegerField(required=False, allow_null=True, help_text="1 = best")
+
+    @extend_schema(
+        operation_id="registration_entry_register",
+        request=InputSerializer,
+        responses={201: EntryOutputSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = entry_register(
+            tournament_id=tournament_id,
+            pair_id=serializer.validated_data["pair_id"],
+            seed=serializer.validated_data.get("seed"),
+            **_audit_context(request),
+        )
+        return Response(entry_data(entry), status=status.HTTP_201_CREATED)
+
+
+class EntryPasteApi(APIView):
+    @extend_schema_serializer(component_name="EntryPasteInput")
+    class InputSerializer(serializers.Serializer):
+        text = serializers.CharField(
+            trim_whitespace=False,
+            help_text='one pair per line, "Ana García / Luis Pérez"; blank lines are ignored',
+        )
+
+    @extend_schema_serializer(component_name="EntryPasteOutput")
+    class OutputSerializer(serializers.Serializer):
+        registered = serializers.IntegerField(help_text="pairs that got a place")
+        waiting = serializers.IntegerField(help_text="pairs put on the waiting list")
+        entries = EntryOutputSerializer(many=True)
+
+    @extend_schema(
+        operation_id="registration_entry_paste",
+        request=InputSerializer,
+        responses={201: OutputSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entries = entry_register_pasted(
+            tournament_id=tournament_id,
+            text=serializer.validated_data["text"],
+            **_audit_context(request),
+        )
+        for entry in entries:
+            entry.waiting_position = entry_waiting_position(entry=entry)
+        waiting = sum(e.status == Entry.Status.WAITING for e in entries)
+        data = {"registered": len(entries) - waiting, "waiting": waiting, "entries": entries}
+        return Response(self.OutputSerializer(data).data, status=status.HTTP_201_CREATED)
+
+
+class EntryWithdrawApi(APIView):
+    @extend_schema_serializer(component_name="EntryWithdrawOutput")
+    class OutputSerializer(serializers.Serializer):
+        entry = EntryOutputSerializer()
+        promoted = EntryOutputSerializer(
+            allow_null=True, help_text="the waiting pair that took the freed place, if any"
+        )
+
+    @extend_schema(
+        operation_id="registration_entry_withdraw", request=None, responses=OutputSerializer
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        withdrawal = entry_withdraw(
+            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
+        )
+        return Response(self.OutputSerializer(withdrawal).data)
+
+
+class EntryCheckInApi(APIView):
+    @extend_schema(
+        operation_id="registration_entry_check_in", request=None, responses=EntryOutputSerializer
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry = entry_check_in(
+            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
+        )
+        return Response(entry_data(entry))
+
+
+class EntryCheckInUndoApi(APIView):
+    @extend_schema(
+        operation_id="registration_entry_check_in_undo",
+        request=None,
+        responses=EntryOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry = entry_check_in_undo(
+            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
+        )
+        return Response(entry_data(entry))
+
+
+class EntrySeedSetApi(APIView):
+    @extend_schema_serializer(component_name="EntrySeedSetInput")
+    class InputSerializer(serializers.Serializer):
+        seed = serializers.IntegerField(allow_null=True, help_text="1 = best; null: no seed")
+
+    @extend_schema(
+        operation_id="registration_entry_seed_set",
+        request=InputSerializer,
+        responses=EntryOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = entry_seed_set(
+            tournament_id=tournament_id,
+            entry_id=entry_id,
+            seed=serializer.validated_data["seed"],
+            **_audit_context(request),
+        )
+        return Response(entry_data(entry))
+
+
+class EntryTablePinApi(APIView):
+    @extend_schema_serializer(component_name="EntryTablePinInput")
+    class InputSerializer(serializers.Serializer):
+        table = serializers.IntegerField(allow_null=True, help_text="table number; null: unpin")
+
+    @extend_schema(
+        operation_id="registration_entry_table_pin",
+        request=InputSerializer,
+        responses=EntryOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = entry_table_pin(
+            tournament_id=tournament_id,
+            entry_id=entry_id,
+            table=serializer.validated_data["table"],
+            **_audit_context(request),
+        )
+        return Response(entry_data(entry))
+
+
+class SubstitutionCreateApi(APIView):
+    @extend_schema_serializer(component_name="SubstitutionCreateInput")
+    class InputSerializer(serializers.Serializer):
+        match_id = serializers.IntegerField()
+        entry_id = serializers.IntegerField(help_text="the registered pair that needs a substitute")
+        replaced_player_id = serializers.IntegerField(help_text="the pair's absent player")
+        substitute_player_id = serializers.IntegerField(help_text="who plays in their place")
+
+    @extend_schema(
+        operation_id="registration_substitution_create",
+        request=InputSerializer,
+        responses={201: SubstitutionOutputSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        substitution = substitution_create(
+            tournament_id=tournament_id, **serializer.validated_data, **_audit_context(request)
+        )
+        return Response(
+            SubstitutionOutputSerializer(substitution).data, status=status.HTTP_201_CREATED
+        )
+
+
+_ENTRY = "tournaments/<int:tournament_id>/entries/<int:entry_id>"
+
+urlpatterns = [
+    path(
+        "tournaments/<int:tournament_id>/entries",
+        EntryListApi.as_view(),
+        name="registration-entry-list",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/entries/register",
+        EntryRegisterApi.as_view(),
+        name="registration-entry-register",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/entries/paste",
+        EntryPasteApi.as_view(),
+        name="registration-entry-paste",
+    ),
+    path(f"{_ENTRY}/withdraw", EntryWithdrawApi.as_view(), name="registration-entry-withdraw"),
+    path(f"{_ENTRY}/check-in", EntryCheckInApi.as_view(), name="registration-entry-check-in"),
+    path(
+        f"{_ENTRY}/check-in/undo",
+        EntryCheckInUndoApi.as_view(),
+        name="registration-entry-check-in-undo",
+    ),
+    path(f"{_ENTRY}/seed", EntrySeedSetApi.as_view(), name="registration-entry-seed"),
+    path(f"{_ENTRY}/pin", EntryTablePinApi.as_view(), name="registration-entry-pin"),
+    path(
+        "tournaments/<int:tournament_id>/substitutions",
+        SubstitutionListApi.as_view(),
+        name="registration-substitution-list",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/substitutions/create",
+        SubstitutionCreateApi.as_view(),
+        name="registration-substitution-create",
+    ),
+]

@@ -1,3 +1,274 @@
-"""API of the tournaments area (being written)."""
+"""API of tournaments: list, detail, create, update, status.
 
-urlpatterns: list = []
+Responsible for: turning requests into calls of tournaments.services.tournaments and
+tournaments.selectors.tournaments and their results into JSON. Reads of published tournaments
+are public; writes need an organizer of the tournament's peña (the services check it; a write
+view first checks access so that someone without it gets 404/403 before any 400 about input).
+
+Must not: hold a rule (validation of values is the services' and the engine's), create rows in
+a serializer, or build an error response (config.errors' handler does).
+
+Terms: peña (club), preset ("8 reyes a 40"…), reyes, piedras, juego, vaca, 31 real, deje,
+envite (the rule-set options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.models import Tournament
+from tournaments.selectors.tournaments import (
+    tournament_detail,
+    tournament_get_for_organizer,
+    tournament_list,
+)
+from tournaments.services.tournaments import (
+    tournament_create,
+    tournament_status_change,
+    tournament_update,
+)
+
+
+def client_device(request: Request) -> str:
+    """What the audit records as the device: the client's User-Agent, cut to the column."""
+    return request.META.get("HTTP_USER_AGENT", "")[:200]
+
+
+# --- Serializers shared by the views --------------------------------------------------------
+
+
+class RulesInputSerializer(serializers.Serializer):
+    """Rule-set options, typed only: their ranges are scoring.RuleSet's to check, so the
+    organizer reads the engine's message. Unknown options are passed on for the engine to
+    name (a silently dropped option would be a rule the organizer thinks is in force)."""
+
+    kings = serializers.IntegerField(required=False, help_text="8 or 4 reyes")
+    stones_per_game = serializers.IntegerField(required=False, help_text="piedras per juego")
+    games_per_vaca = serializers.IntegerField(required=False)
+    vacas_per_match = serializers.IntegerField(required=False)
+    real_31 = serializers.CharField(required=False, help_text="off, sota_777 or figure_777")
+    dejes = serializers.BooleanField(required=False)
+    min_envite = serializers.IntegerField(required=False)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        values = super().to_internal_value(data)
+        if isinstance(data, Mapping):
+            values.update({k: v for k, v in data.items() if k not in self.fields})
+        return values
+
+
+class RulesOutputSerializer(serializers.Serializer):
+    kings = serializers.IntegerField()
+    stones_per_game = serializers.IntegerField()
+    games_per_vaca = serializers.IntegerField()
+    vacas_per_match = serializers.IntegerField()
+    real_31 = serializers.CharField()
+    dejes = serializers.BooleanField()
+    min_envite = serializers.IntegerField()
+
+
+class ClubRefSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = ClubRefSerializer()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    venue = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(allow_null=True)
+    is_public = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    tables_available = serializers.IntegerField()
+    max_pairs = serializers.IntegerField(allow_null=True)
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    late_minutes_per_game = serializers.IntegerField(allow_null=True)
+    draw_seed = serializers.IntegerField()
+    preset_name = serializers.CharField()
+    rules = RulesOutputSerializer(source="*")
+    registered_count = serializers.IntegerField(help_text="pairs holding a place")
+    waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
+    rules_locked = serializers.BooleanField(
+        help_text="true once a partida has started: the rule set can no longer change"
+    )
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+def detail_response(request: Request, tournament_id: int, code: int = 200) -> Response:
+    tournament = tournament_detail(user=request.user, tournament_id=tournament_id)
+    return Response(TournamentOutputSerializer(tournament).data, status=code)
+
+
+# --- Reads ----------------------------------------------------------------------------------
+
+
+class TournamentListApi(APIView):
+    class FilterSerializer(serializers.Serializer):
+        club = serializers.SlugField(required=False, help_text="only this peña's tournaments")
+        status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+    @extend_schema(
+        operation_id="tournament_list",
+        parameters=[FilterSerializer],
+        responses=TournamentOutputSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        tournaments = tournament_list(
+            user=request.user,
+            club_slug=filters.validated_data.get("club"),
+            status=filters.validated_data.get("status"),
+        )
+        return Response(TournamentOutputSerializer(tournaments, many=True).data)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(operation_id="tournament_detail", responses=TournamentOutputSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return detail_response(request, tournament_id)
+
+
+# --- Writes ---------------------------------------------------------------------------------
+
+
+class TournamentCreateApi(APIView):
+    @extend_schema_serializer(component_name="TournamentCreateInput")
+    class InputSerializer(serializers.Serializer):
+        club = serializers.SlugField(help_text="the peña's short name")
+        name = serializers.CharField(max_length=160)
+        slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+        venue = serializers.CharField(max_length=160, required=False, allow_blank=True)
+        starts_on = serializers.DateField()
+        ends_on = serializers.DateField(required=False, allow_null=True)
+        is_public = serializers.BooleanField(required=False, default=True)
+        tables_available = serializers.IntegerField(required=False, default=0)
+        max_pairs = serializers.IntegerField(
+            required=False, allow_null=True, help_text="empty: no limit; beyond it pairs wait"
+        )
+        tiebreaks = serializers.ListField(
+            child=serializers.CharField(),
+            required=False,
+            help_text="names of scoring.standings.Tiebreak, in order; lots must be last",
+        )
+        late_minutes_per_game = serializers.IntegerField(required=False, allow_null=True)
+        preset = serializers.CharField(
+            required=False, help_text='a preset name, e.g. "8 reyes a 40" or the peña\'s own'
+        )
+        rules = RulesInputSerializer(
+            required=False, help_text="explicit rule values (override the preset's)"
+        )
+
+    @extend_schema(
+        operation_id="tournament_create",
+        request=InputSerializer,
+        responses={201: TournamentOutputSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = tournament_create(
+            club_slug=data.pop("club"),
+            actor=request.user,
+            via="api",
+            device=client_device(request),
+            **data,
+        )
+        return detail_response(request, tournament.pk, status.HTTP_201_CREATED)
+
+
+class TournamentUpdateApi(APIView):
+    @extend_schema_serializer(component_name="TournamentUpdateInput")
+    class InputSerializer(serializers.Serializer):
+        """Every field optional: only those sent change."""
+
+        name = serializers.CharField(max_length=160, required=False)
+        slug = serializers.SlugField(max_length=80, required=False)
+        venue = serializers.CharField(max_length=160, required=False, allow_blank=True)
+        starts_on = serializers.DateField(required=False)
+        ends_on = serializers.DateField(required=False, allow_null=True)
+        is_public = serializers.BooleanField(required=False)
+        tables_available = serializers.IntegerField(required=False)
+        max_pairs = serializers.IntegerField(required=False, allow_null=True)
+        tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+        late_minutes_per_game = serializers.IntegerField(required=False, allow_null=True)
+        preset = serializers.CharField(required=False)
+        rules = RulesInputSerializer(required=False)
+
+    @extend_schema(
+        operation_id="tournament_update",
+        request=InputSerializer,
+        responses=TournamentOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament_update(
+            tournament_id=tournament_id,
+            actor=request.user,
+            changes=serializer.validated_data,
+            via="api",
+            device=client_device(request),
+        )
+        return detail_response(request, tournament_id)
+
+
+class TournamentStatusChangeApi(APIView):
+    @extend_schema_serializer(component_name="TournamentStatusChangeInput")
+    class InputSerializer(serializers.Serializer):
+        # A plain string, not an enum: the service names the statuses and the one allowed
+        # next (and the schema keeps a single enum per model status; see the output).
+        status = serializers.CharField(
+            help_text="the next status: draft → registration → running → finished",
+        )
+
+    @extend_schema(
+        operation_id="tournament_status_change",
+        request=InputSerializer,
+        responses=TournamentOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament_status_change(
+            tournament_id=tournament_id,
+            actor=request.user,
+            status=serializer.validated_data["status"],
+            via="api",
+            device=client_device(request),
+        )
+        return detail_response(request, tournament_id)
+
+
+urlpatterns = [
+    path("tournaments", TournamentListApi.as_view(), name="tournament-list"),
+    path("tournaments/create", TournamentCreateApi.as_view(), name="tournament-create"),
+    path(
+        "tournaments/<int:tournament_id>", TournamentDetailApi.as_view(), name="tournament-detail"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/update",
+        TournamentUpdateApi.as_view(),
+        name="tournament-update",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/status",
+        TournamentStatusChangeApi.as_view(),
+        name="tournament-status",
+    ),
+]

@@ -1,0 +1,649 @@
+"""Writes of registration: pairs entering a tournament, the waiting list, check-in, seeds,
+pinned tables and substitutes.
+
+Responsible for: registering a pair (one by one or a pasted list, all or nothing), putting the
+pairs beyond max_pairs on the waiting list in order and promoting the first waiting pair when a
+place frees up while registration is open, withdrawal, check-in on the day and its undo, seeds
+(one per pair and tournament), pinning a pair to a table (e.g. a wheelchair user), and the
+substitute who plays one partida for one player of a pair. Withdrawals, seed changes,
+promotions and substitutions are written to the audit trail with who and through what.
+
+Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
+registering at once cannot both take the last place.
+
+Must not: touch a withdrawn pair's matches (services/results.py decides what happens to its
+future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
+turns "Ana García / Luis Pérez" into a pair).
+
+Terms: pareja (pair), entry (a pair registered in a tournament), lista de espera (waiting list),
+cabeza de serie (seed), mesa (table), suplente (substitute), partida (a Match).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from clubs.models import Pair, Player
+from clubs.services import pair_get_or_create_from_names
+from config.errors import Conflict, DomainError, Invalid, NotFound
+from tournaments.models import Entry, Match, Substitution, Tournament
+from tournaments.selectors.registration import entry_waiting_queue
+from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
+from tournaments.services.tournaments import (
+    MAX_TABLES,
+    REGISTRATION_OPEN,
+    audit_write,
+    tournament_lock_for_organizer,
+)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+#: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
+MAX_PASTED_LINES = 1000
+SEED_MAX = 32767  # the column is a PositiveSmallIntegerField
+
+
+@dataclasses.dataclass(frozen=True)
+class Withdrawal:
+    entry: Entry
+    #: the waiting pair that took the freed place, if registration was open and one waited
+    promoted: Entry | None
+
+
+# --- Register -----------------------------------------------------------------------------
+
+
+def entry_register(
+    *,
+    tournament_id: int,
+    pair_id: int,
+    actor: User,
+    seed: int | None = None,
+    via: str = "api",
+    device: str = "",
+) -> Entry:
+    """Register an existing pair; it waits if the tournament is full.
+
+    A pair that had withdrawn is registered again (at the end of the queue). Conflict if it is
+    already registered or waiting, if registration is closed, or if another pair has ``seed``.
+    """
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_registration_open(tournament)
+        pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
+        if pair is None:
+            raise NotFound(
+                f"There is no pair {pair_id}; create the pair first or check its number.",
+                code="pair_not_found",
+                pair=pair_id,
+            )
+        if seed is not None:
+            _check_seed(tournament, seed, entry_id=None)
+        active = _active_count(tournament)
+        return _register(
+            tournament, pair, seed=seed, active=active, actor=actor, via=via, device=device
+        )
+
+
+def entry_register_pasted(
+    *, tournament_id: int, text: str, actor: User, via: str = "api", device: str = ""
+) -> list[Entry]:
+    """Register one pair per line ("Ana García / Luis Pérez"), in order; blank lines are
+    ignored and pairs beyond max_pairs wait, in the order of the lines.
+
+    All or nothing: if any line is wrong (cannot be read as a pair, repeats an earlier line, or
+    names a pair already registered), nothing is stored — not even the players and pairs the
+    earlier lines created — and the error names the line.
+    """
+    lines = text.splitlines()
+    numbered = [(n, line.strip()) for n, line in enumerate(lines, start=1) if line.strip()]
+    if not numbered:
+        raise Invalid(
+            'Paste at least one pair, one per line, like "Ana García / Luis Pérez".',
+            code="paste_empty",
+        )
+    if len(lines) > MAX_PASTED_LINES:
+        raise Invalid(
+            f"The list has {len(lines)} lines; paste at most {MAX_PASTED_LINES} at a time.",
+            code="paste_too_long",
+        )
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_registration_open(tournament)
+        active = _active_count(tournament)
+        seen: dict[int, int] = {}
+        entries: list[Entry] = []
+        for number, line in numbered:
+            try:
+                pair = pair_get_or_create_from_names(club=tournament.club, text=line)
+                if pair.pk in seen:
+                    raise Invalid(
+                        f"It repeats the pair of line {seen[pair.pk]} ({pair}); "
+                        "remove one of the two lines.",
+                        code="pair_repeated",
+                        first_line=seen[pair.pk],
+                    )
+                seen[pair.pk] = number
+                entry = _register(
+                    tournament, pair, seed=None, active=active, actor=actor, via=via, device=device
+                )
+            except DomainError as error:
+                # Raised inside the atomic block: everything the earlier lines did rolls back.
+                params = {**error.params, "line": number, "text": line}
+                raise type(error)(
+                    f"Line {number}: {error.message} Nothing was registered; "
+                    "fix the line and paste the list again.",
+                    code=error.code,
+                    **params,
+                ) from error
+            if entry.status in ACTIVE_ENTRY_STATUSES:
+                active += 1
+            entries.append(entry)
+    return entries
+
+
+def _register(
+    tournament: Tournament,
+    pair: Pair,
+    *,
+    seed: int | None,
+    active: int,
+    actor: User,
+    via: str,
+    device: str,
+) -> Entry:
+    """The entry for ``pair`` (new or a withdrawn one again); the caller holds the lock."""
+    status = Entry.Status.REGISTERED if _has_room(tournament, active) else Entry.Status.WAITING
+    entry = Entry.objects.select_for_update().filter(tournament=tournament, pair=pair).first()
+    if entry is None:
+        entry = Entry(tournament=tournament, pair=pair, seed=seed, status=status)
+        _save_checking_seed(entry)
+        return entry
+    if entry.status != Entry.Status.WITHDRAWN:
+        where = "on the waiting list" if entry.status == Entry.Status.WAITING else "registered"
+        raise Conflict(
+            f"{pair} is already {where} in this tournament.",
+            code="already_registered",
+            entry=entry.pk,
+            pair=str(pair),
+        )
+    old = {"status": entry.status, "withdrawn_at": _iso(entry.withdrawn_at)}
+    entry.status = status
+    entry.withdrawn_at = None
+    entry.checked_in_at = None
+    entry.registered_at = timezone.now()  # back of the queue, like any new registration
+    if seed is not None:
+        entry.seed = seed
+    _save_checking_seed(entry)
+    audit_write(
+        tournament=tournament,
+        action="entry_registered_again",
+        actor=actor,
+        via=via,
+        device=device,
+        old=old,
+        new={"entry": entry.pk, "pair": str(pair), "status": status},
+    )
+    return entry
+
+
+# --- Waiting list -------------------------------------------------------------------------
+
+
+def entry_waiting_promote(
+    *, tournament: Tournament, actor: User, via: str = "api", device: str = ""
+) -> list[Entry]:
+    """Move waiting pairs, first come first served, into the free places.
+
+    The caller holds the tournament's lock (tournament_lock_for_organizer) and has checked
+    that registration is open.
+    """
+    promoted: list[Entry] = []
+    active = _active_count(tournament)
+    if not _has_room(tournament, active):
+        return promoted
+    queue = (
+        entry_waiting_queue(tournament=tournament)
+        .select_related("pair__player_one", "pair__player_two")
+        .select_for_update(of=("self",))
+    )
+    if tournament.max_pairs is not None:
+        queue = queue[: tournament.max_pairs - active]
+    for entry in queue:
+        entry.status = Entry.Status.REGISTERED
+        entry.save(update_fields=["status"])
+        audit_write(
+            tournament=tournament,
+            action="entry_promoted",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"entry": entry.pk, "status": Entry.Status.WAITING},
+            new={"entry": entry.pk, "pair": str(entry.pair), "status": entry.status},
+        )
+        promoted.append(entry)
+    return promoted
+
+
+# --- Withdraw -----------------------------------------------------------------------------
+
+
+def entry_withdraw(
+    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+) -> Withdrawal:
+    """Withdraw a pair, before or during the tournament. While registration is open, the first
+    waiting pair takes its place. Its partidas are left as they are (results decide)."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise Conflict(
+                f"{entry.pair} already withdrew at {_iso(entry.withdrawn_at)}.",
+                code="already_withdrawn",
+                entry=entry.pk,
+            )
+        old_status = entry.status
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["status", "withdrawn_at"])
+        audit_write(
+            tournament=tournament,
+            action="entry_withdrawn",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"entry": entry.pk, "pair": str(entry.pair), "status": old_status},
+            new={
+                "entry": entry.pk,
+                "status": entry.status,
+                "withdrawn_at": _iso(entry.withdrawn_at),
+            },
+        )
+        promoted: list[Entry] = []
+        if old_status in ACTIVE_ENTRY_STATUSES and tournament.status in REGISTRATION_OPEN:
+            promoted = entry_waiting_promote(
+                tournament=tournament, actor=actor, via=via, device=device
+            )
+    return Withdrawal(entry=entry, promoted=promoted[0] if promoted else None)
+
+
+# --- Check-in -----------------------------------------------------------------------------
+
+
+def entry_check_in(
+    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+) -> Entry:
+    """Mark a pair present on the day. Checking in twice changes nothing.
+
+    A waiting pair can check in only if there is a free place (e.g. a pair withdrew once the
+    tournament was running); it then takes that place.
+    """
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        if entry.status == Entry.Status.CHECKED_IN:
+            return entry
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise Conflict(
+                f"{entry.pair} has withdrawn; register it again before checking it in.",
+                code="entry_withdrawn",
+                entry=entry.pk,
+            )
+        if entry.status == Entry.Status.WAITING:
+            if not _has_room(tournament, _active_count(tournament)):
+                raise Conflict(
+                    f"{entry.pair} is on the waiting list and all {tournament.max_pairs} places "
+                    "are taken; withdraw a pair or raise the maximum of pairs first.",
+                    code="entry_waiting",
+                    entry=entry.pk,
+                )
+            audit_write(
+                tournament=tournament,
+                action="entry_promoted",
+                actor=actor,
+                via=via,
+                device=device,
+                old={"entry": entry.pk, "status": entry.status},
+                new={"entry": entry.pk, "pair": str(entry.pair), "status": Entry.Status.CHECKED_IN},
+            )
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+def entry_check_in_undo(
+    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+) -> Entry:
+    """Undo a check-in made by mistake: the pair is registered but not present. Undoing for a
+    pair that is registered and not checked in changes nothing."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        if entry.status == Entry.Status.REGISTERED:
+            return entry
+        if entry.status != Entry.Status.CHECKED_IN:
+            raise Conflict(
+                f"{entry.pair} is not checked in: it is {entry.get_status_display()}.",
+                code="entry_not_checked_in",
+                entry=entry.pk,
+                status=entry.status,
+            )
+        entry.status = Entry.Status.REGISTERED
+        entry.checked_in_at = None
+        entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+# --- Seed and table -----------------------------------------------------------------------
+
+
+def entry_seed_set(
+    *,
+    tournament_id: int,
+    entry_id: int,
+    seed: int | None,
+    actor: User,
+    via: str = "api",
+    device: str = "",
+) -> Entry:
+    """Give a pair a seed (1 = best), or none. Conflict naming the pair that holds it."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        if entry.seed == seed:
+            return entry
+        if seed is not None:
+            _check_seed(tournament, seed, entry_id=entry.pk)
+        old = entry.seed
+        entry.seed = seed
+        _save_checking_seed(entry)
+        audit_write(
+            tournament=tournament,
+            action="entry_seed_changed",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"entry": entry.pk, "pair": str(entry.pair), "seed": old},
+            new={"entry": entry.pk, "pair": str(entry.pair), "seed": seed},
+        )
+    return entry
+
+
+def entry_table_pin(
+    *,
+    tournament_id: int,
+    entry_id: int,
+    table: int | None,
+    actor: User,
+    via: str = "api",
+    device: str = "",
+) -> Entry:
+    """Pin a pair to a table for every round (e.g. the one a wheelchair reaches), or unpin it
+    with ``None``. Two pairs still in the tournament cannot hold the same table."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        _require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        if table is not None:
+            last = tournament.tables_available or MAX_TABLES
+            if not 1 <= table <= last:
+                raise Invalid(
+                    f"Table {table} does not exist; tables are numbered from 1 to {last}.",
+                    code="table_out_of_range",
+                    table=table,
+                )
+            holder = (
+                Entry.objects.filter(tournament=tournament, pinned_table=table)
+                .exclude(pk=entry.pk)
+                .exclude(status=Entry.Status.WITHDRAWN)
+                .select_related("pair__player_one", "pair__player_two")
+                .first()
+            )
+            if holder is not None:
+                raise Conflict(
+                    f"Table {table} is already pinned for {holder.pair}; unpin it first or "
+                    "choose another table.",
+                    code="table_pinned",
+                    table=table,
+                    entry=holder.pk,
+                    pair=str(holder.pair),
+                )
+        if entry.pinned_table == table:
+            return entry
+        old = entry.pinned_table
+        entry.pinned_table = table
+        entry.save(update_fields=["pinned_table"])
+        audit_write(
+            tournament=tournament,
+            action="entry_table_pinned",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"entry": entry.pk, "pinned_table": old},
+            new={"entry": entry.pk, "pinned_table": table},
+        )
+    return entry
+
+
+# --- Substitutes --------------------------------------------------------------------------
+
+
+def substitution_create(
+    *,
+    tournament_id: int,
+    match_id: int,
+    entry_id: int,
+    replaced_player_id: int,
+    substitute_player_id: int,
+    actor: User,
+    via: str = "api",
+    device: str = "",
+) -> Substitution:
+    """Record that ``substitute`` plays this one partida for ``replaced`` in the pair of
+    ``entry``. The pair itself does not change, so its history and standings stay its own.
+    One substitution per pair per partida."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        match = (
+            Match.objects.select_related("round__phase")
+            .filter(pk=match_id, round__phase__tournament=tournament)
+            .first()
+        )
+        if match is None:
+            raise NotFound(
+                f"There is no partida {match_id} in this tournament.",
+                code="match_not_found",
+                match=match_id,
+            )
+        entry = _lock_entry(tournament, entry_id)
+        if entry.pk not in (match.entry_a_id, match.entry_b_id):
+            raise Invalid(
+                f"{entry.pair} does not play partida {match.pk} (table {match.table_number}, "
+                f"round {match.round.number}); choose a partida of theirs.",
+                code="entry_not_in_match",
+                match=match.pk,
+                entry=entry.pk,
+            )
+        pair = entry.pair
+        if replaced_player_id not in (pair.player_one_id, pair.player_two_id):
+            raise Invalid(
+                f"Player {replaced_player_id} is not in the pair {pair}; the replaced player "
+                f"must be {pair.player_one} or {pair.player_two}.",
+                code="replaced_not_in_pair",
+                player=replaced_player_id,
+            )
+        substitute = Player.objects.filter(pk=substitute_player_id).first()
+        if substitute is None:
+            raise NotFound(
+                f"There is no player {substitute_player_id}; add the substitute as a player first.",
+                code="player_not_found",
+                player=substitute_player_id,
+            )
+        if substitute.pk in (pair.player_one_id, pair.player_two_id):
+            raise Invalid(
+                f"{substitute} already plays in the pair {pair}; a substitute must be someone "
+                "else.",
+                code="substitute_in_pair",
+                player=substitute.pk,
+            )
+        opponent_id = match.entry_b_id if entry.pk == match.entry_a_id else match.entry_a_id
+        if opponent_id is not None:
+            opponent = Entry.objects.select_related("pair").get(pk=opponent_id).pair
+            if substitute.pk in (opponent.player_one_id, opponent.player_two_id):
+                raise Invalid(
+                    f"{substitute} plays for the other pair of this partida and cannot "
+                    "substitute for its opponents.",
+                    code="substitute_is_opponent",
+                    player=substitute.pk,
+                )
+        existing = (
+            Substitution.objects.filter(match=match, entry=entry)
+            .select_related("replaced", "substitute")
+            .first()
+        )
+        if existing is not None:
+            raise _substitution_exists(existing, pair)
+        substitution = Substitution(
+            match=match,
+            entry=entry,
+            replaced_id=replaced_player_id,
+            substitute=substitute,
+        )
+        try:
+            with transaction.atomic():
+                substitution.save()
+        except IntegrityError:  # the constraint is the backstop
+            existing = Substitution.objects.select_related("replaced", "substitute").get(
+                match=match, entry=entry
+            )
+            raise _substitution_exists(existing, pair) from None
+        replaced = pair.player_one if replaced_player_id == pair.player_one_id else pair.player_two
+        audit_write(
+            tournament=tournament,
+            match_id=match.pk,
+            action="substitution_recorded",
+            actor=actor,
+            via=via,
+            device=device,
+            new={
+                "entry": entry.pk,
+                "pair": str(pair),
+                "replaced": {"id": replaced.pk, "name": str(replaced)},
+                "substitute": {"id": substitute.pk, "name": str(substitute)},
+            },
+        )
+    return substitution
+
+
+def _substitution_exists(existing: Substitution, pair: Pair) -> Conflict:
+    return Conflict(
+        f"{pair} already has a substitute in this partida: {existing.substitute} for "
+        f"{existing.replaced}. A pair can have one substitute per partida.",
+        code="substitution_exists",
+        substitution=existing.pk,
+    )
+
+
+# --- Helpers ------------------------------------------------------------------------------
+
+
+def _require_registration_open(tournament: Tournament) -> None:
+    if tournament.status not in REGISTRATION_OPEN:
+        raise Conflict(
+            f"Registration for {tournament.name} is closed (the tournament is "
+            f"{tournament.get_status_display()}); pairs can only be added before it starts.",
+            code="registration_closed",
+            status=tournament.status,
+        )
+
+
+def _require_not_finished(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(
+            f"{tournament.name} has finished; its registrations can no longer change.",
+            code="tournament_finished",
+        )
+
+
+def _lock_entry(tournament: Tournament, entry_id: int) -> Entry:
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("pair__player_one", "pair__player_two")
+        .filter(pk=entry_id, tournament=tournament)
+        .first()
+    )
+    if entry is None:
+        raise NotFound(
+            f"There is no registered pair {entry_id} in {tournament.name}.",
+            code="entry_not_found",
+            entry=entry_id,
+        )
+    return entry
+
+
+def _active_count(tournament: Tournament) -> int:
+    return Entry.objects.filter(tournament=tournament, status__in=ACTIVE_ENTRY_STATUSES).count()
+
+
+def _has_room(tournament: Tournament, active: int) -> bool:
+    return tournament.max_pairs is None or active < tournament.max_pairs
+
+
+def _check_seed(tournament: Tournament, seed: int, *, entry_id: int | None) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= SEED_MAX:
+        raise Invalid(
+            f"A seed is a whole number from 1 (the best pair) to {SEED_MAX}, not {seed!r}.",
+            code="seed_range",
+            seed=seed,
+        )
+    holder = (
+        Entry.objects.filter(tournament=tournament, seed=seed)
+        .exclude(pk=entry_id)
+        .select_related("pair__player_one", "pair__player_two")
+        .first()
+    )
+    if holder is not None:
+        raise _seed_taken(holder, seed)
+
+
+def _seed_taken(holder: Entry, seed: int) -> Conflict:
+    withdrawn = " (withdrawn)" if holder.status == Entry.Status.WITHDRAWN else ""
+    return Conflict(
+        f"Seed {seed} is already held by {holder.pair}{withdrawn}; change or clear that pair's "
+        "seed first, or choose another seed.",
+        code="seed_taken",
+        seed=seed,
+        entry=holder.pk,
+        pair=str(holder.pair),
+    )
+
+
+def _save_checking_seed(entry: Entry) -> None:
+    # The unique constraint is the backstop; the tournament lock makes a clash here unlikely.
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError:
+        holder = (
+            Entry.objects.filter(tournament_id=entry.tournament_id, seed=entry.seed)
+            .exclude(pk=entry.pk)
+            .select_related("pair__player_one", "pair__player_two")
+            .first()
+        )
+        if entry.seed is not None and holder is not None:
+            raise _seed_taken(holder, entry.seed) from None
+        raise
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None

@@ -1,0 +1,543 @@
+"""Writes of a tournament: create it from a preset or explicit rules, edit it, move its status.
+
+Responsible for: the tournament row and its rule set (the columns of scoring.RuleSet, validated
+by the engine so its message reaches the organizer), the tiebreak order (validated by
+scoring.standings.validate_order), the rule-set lock once the first partida has started, the
+status lifecycle draft → registration → running → finished, and the audit of rule and status
+changes. Also the one helper every tournament write starts with: lock the row after checking
+the actor organizes its peña (NotFound for what the actor may not see, Forbidden for a
+published tournament of another peña).
+
+Must not: hold a rule of Mus (scoring/ does) or of pairing (tournaments/draw/ does); register
+pairs (services/registration.py does; a raised max_pairs calls its promotion).
+
+Terms: peña (club), preset ("8 reyes a 40", "4 reyes a 30", "4 reyes a 25" or the peña's own),
+reyes, piedras, juego, vaca, 31 real, deje, envite (the rule-set options), partida (a Match).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from clubs.models import Club, RuleSetPreset
+from clubs.roles import require_organizer
+from config.errors import Conflict, Invalid, NotFound
+from scoring import RuleSet
+from scoring.standings import Tiebreak, validate_order
+from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.selectors.tournaments import (
+    ACTIVE_ENTRY_STATUSES,
+    preset_default_for_club,
+    preset_for_club,
+    tournament_check_organizer,
+    tournament_first_started_match,
+    tournament_not_found,
+)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+DEFAULT_TIEBREAKS: tuple[str, ...] = (
+    Tiebreak.MATCHES_WON.value,
+    Tiebreak.HEAD_TO_HEAD.value,
+    Tiebreak.GAME_DIFFERENCE.value,
+    Tiebreak.STONE_DIFFERENCE.value,
+    Tiebreak.STONES_WON.value,
+    Tiebreak.LOTS.value,
+)
+
+# Bounds well inside the columns (small integers) and beyond any real Mus tournament.
+MAX_TABLES = 1000
+MAX_PAIRS = 10000
+MAX_LATE_MINUTES = 600
+
+#: The lifecycle, one step at a time: each status and the one it may move to.
+NEXT_STATUS = {
+    Tournament.Status.DRAFT: Tournament.Status.REGISTRATION,
+    Tournament.Status.REGISTRATION: Tournament.Status.RUNNING,
+    Tournament.Status.RUNNING: Tournament.Status.FINISHED,
+}
+
+#: Statuses in which pairs are added and the waiting list moves up on its own.
+REGISTRATION_OPEN = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+
+#: What tournament_update accepts; the rule set comes as ``preset`` and/or ``rules``.
+UPDATABLE = frozenset(
+    {
+        "name",
+        "slug",
+        "venue",
+        "starts_on",
+        "ends_on",
+        "is_public",
+        "tables_available",
+        "max_pairs",
+        "tiebreaks",
+        "late_minutes_per_game",
+        "preset",
+        "rules",
+    }
+)
+
+
+# --- The helper every tournament write starts with ----------------------------------------
+
+
+def tournament_lock_for_organizer(*, tournament_id: int, actor: User) -> Tournament:
+    """The tournament row, locked until the caller's transaction ends, once ``actor`` is known
+    to organize its peña. Call inside ``transaction.atomic()``.
+
+    NotFound if it does not exist or the actor may not see it (a private or draft tournament of
+    another peña); Forbidden if the actor sees it (published) but does not organize it.
+    """
+    # of=("self",): lock the tournament, not the peña row the join brings along.
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(pk=tournament_id)
+        .first()
+    )
+    if tournament is None:
+        raise tournament_not_found(tournament_id)
+    tournament_check_organizer(user=actor, tournament=tournament)
+    return tournament
+
+
+def audit_write(
+    *,
+    tournament: Tournament,
+    action: str,
+    actor: User,
+    via: str,
+    device: str = "",
+    old: Any = None,
+    new: Any = None,
+    match_id: int | None = None,
+) -> AuditEntry:
+    """One audit row. Only for writes of this area and registration."""
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        match_id=match_id,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        via=via[:16],
+        device=device[:200],
+        old=old,
+        new=new,
+    )
+
+
+# --- Create -------------------------------------------------------------------------------
+
+
+def tournament_create(
+    *,
+    club_slug: str,
+    actor: User,
+    name: str,
+    starts_on: dt.date,
+    slug: str = "",
+    venue: str = "",
+    ends_on: dt.date | None = None,
+    is_public: bool = True,
+    tables_available: int = 0,
+    max_pairs: int | None = None,
+    tiebreaks: list[str] | None = None,
+    late_minutes_per_game: int | None = None,
+    preset: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    via: str = "api",
+    device: str = "",
+) -> Tournament:
+    """A new tournament of the peña ``club_slug``, in draft.
+
+    Its rule set is the preset's (by name: the peña's own, else a built-in one), overridden by
+    any explicit ``rules`` values; with neither, the peña's default preset or "8 reyes a 40".
+    ``preset_name`` records the preset only while the rules are exactly the preset's.
+    """
+    club = Club.objects.filter(slug=club_slug).first()
+    if club is None:
+        raise NotFound(
+            f"There is no peña {club_slug!r}; check its short name.",
+            code="club_not_found",
+            club=club_slug,
+        )
+    require_organizer(actor, club)
+    name = _clean_name(name)
+    _check_dates(starts_on, ends_on)
+    _check_limits(
+        tables_available=tables_available,
+        max_pairs=max_pairs,
+        late_minutes_per_game=late_minutes_per_game,
+    )
+    order = _clean_tiebreaks(DEFAULT_TIEBREAKS if tiebreaks is None else tiebreaks)
+    base = preset_for_club(club=club, name=preset) if preset else None
+    if base is None and rules is None:
+        base = preset_default_for_club(club=club)
+    values, preset_name = _resolve_rules(
+        current=RuleSet().as_dict(), current_preset_name="", preset=base, rules=rules
+    )
+
+    with transaction.atomic():
+        tournament = Tournament(
+            club=club,
+            name=name,
+            slug=_slug_for(club=club, name=name, slug=slug),
+            venue=venue,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            is_public=is_public,
+            status=Tournament.Status.DRAFT,
+            tables_available=tables_available,
+            max_pairs=max_pairs,
+            tiebreaks=order,
+            late_minutes_per_game=late_minutes_per_game,
+            # A different seed per tournament, stored so any draw can be replayed.
+            draw_seed=secrets.randbelow(2**31),
+            preset_name=preset_name,
+            created_by=actor if actor is not None and actor.is_authenticated else None,
+            **values,
+        )
+        tournament.rules()  # the engine has the last word on the stored columns
+        _save_checking_slug(tournament)
+        audit_write(
+            tournament=tournament,
+            action="tournament_created",
+            actor=actor,
+            via=via,
+            device=device,
+            new={"rules": values, "preset_name": preset_name},
+        )
+    return tournament
+
+
+# --- Update -------------------------------------------------------------------------------
+
+
+def tournament_update(
+    *,
+    tournament_id: int,
+    actor: User,
+    changes: Mapping[str, Any],
+    via: str = "api",
+    device: str = "",
+) -> Tournament:
+    """Change any of UPDATABLE; keys absent from ``changes`` stay as they are.
+
+    The rule set (``preset`` and/or ``rules``) can change only until the first partida starts;
+    after that a change is a Conflict saying which partida started. Sending the current values
+    again is not a change. Raising ``max_pairs`` while registration is open promotes waiting
+    pairs into the free places.
+    """
+    unknown = sorted(set(changes) - UPDATABLE)
+    if unknown:
+        raise TypeError(f"tournament_update got unknown fields {unknown}")
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        if "name" in changes:
+            tournament.name = _clean_name(changes["name"])
+        if "venue" in changes:
+            tournament.venue = changes["venue"]
+        if "is_public" in changes:
+            tournament.is_public = changes["is_public"]
+        if "slug" in changes and changes["slug"] != tournament.slug:
+            tournament.slug = _slug_for(
+                club=tournament.club, name=tournament.name, slug=changes["slug"] or ""
+            )
+        plain = ("starts_on", "ends_on", "tables_available", "max_pairs", "late_minutes_per_game")
+        for field in plain:
+            if field in changes:
+                setattr(tournament, field, changes[field])
+        if "tiebreaks" in changes:
+            tournament.tiebreaks = _clean_tiebreaks(changes["tiebreaks"])
+        _check_dates(tournament.starts_on, tournament.ends_on)
+        _check_limits(
+            tables_available=tournament.tables_available,
+            max_pairs=tournament.max_pairs,
+            late_minutes_per_game=tournament.late_minutes_per_game,
+        )
+        if "max_pairs" in changes:
+            _check_room_for_registered(tournament)
+        if "tables_available" in changes:
+            _check_pinned_tables_exist(tournament)
+
+        if "preset" in changes or "rules" in changes:
+            _update_rules(
+                tournament,
+                preset_name=changes.get("preset"),
+                rules=changes.get("rules"),
+                actor=actor,
+                via=via,
+                device=device,
+            )
+        _save_checking_slug(tournament)
+
+        if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
+            # Imported here: registration's services import this module.
+            from tournaments.services.registration import entry_waiting_promote
+
+            entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
+    return tournament
+
+
+def _update_rules(
+    tournament: Tournament,
+    *,
+    preset_name: str | None,
+    rules: Mapping[str, Any] | None,
+    actor: User,
+    via: str,
+    device: str,
+) -> None:
+    preset = preset_for_club(club=tournament.club, name=preset_name) if preset_name else None
+    old, old_name = tournament.rule_values(), tournament.preset_name
+    values, new_preset_name = _resolve_rules(
+        current=old,
+        current_preset_name=tournament.preset_name,
+        preset=preset,
+        rules=rules,
+    )
+    if values == RuleSet.from_dict(old).as_dict() and new_preset_name == tournament.preset_name:
+        return
+    if values != RuleSet.from_dict(old).as_dict():
+        started = tournament_first_started_match(tournament=tournament)
+        if started is not None:
+            where = (
+                f"the partida at table {started.table_number} of {started.round.phase.name}, "
+                f"round {started.round.number},"
+                if started.table_number
+                else f"a partida of {started.round.phase.name}, round {started.round.number},"
+            )
+            raise Conflict(
+                f"The rule set can no longer change: {where} has already started, and results "
+                "are scored by the rules it started with. The name, dates, venue, tables, "
+                "limits and tiebreaks can still change.",
+                code="rules_locked",
+                match=started.pk,
+            )
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict(
+                "The rule set of a finished tournament cannot change.", code="rules_locked"
+            )
+    for field, value in values.items():
+        setattr(tournament, field, value)
+    tournament.preset_name = new_preset_name
+    tournament.rules()
+    audit_write(
+        tournament=tournament,
+        action="tournament_rules_changed",
+        actor=actor,
+        via=via,
+        device=device,
+        old={"rules": RuleSet.from_dict(old).as_dict(), "preset_name": old_name},
+        new={"rules": values, "preset_name": new_preset_name},
+    )
+
+
+# --- Status -------------------------------------------------------------------------------
+
+
+def tournament_status_change(
+    *,
+    tournament_id: int,
+    actor: User,
+    status: str,
+    via: str = "api",
+    device: str = "",
+) -> Tournament:
+    """Move the tournament one step along draft → registration → running → finished.
+
+    Conflict for any other move (with the move that is possible) and for starting with fewer
+    than two registered pairs. Moving to the status it already has is a no-op, so a retried
+    request does not fail.
+    """
+    if status not in Tournament.Status.values:
+        raise Invalid(
+            f"Unknown status {status!r}; the statuses are {', '.join(Tournament.Status.values)}.",
+            code="status_unknown",
+            status=status,
+        )
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        current = tournament.status
+        if status == current:
+            return tournament
+        allowed = NEXT_STATUS.get(current)
+        if status != allowed:
+            if allowed is None:
+                message = f"The tournament is {current}; a finished tournament stays finished."
+            else:
+                message = (
+                    f"A tournament in {current} can only move to {allowed}, not to {status}; "
+                    "the order is draft, registration, running, finished."
+                )
+            raise Conflict(message, code="status_transition", current=current, requested=status)
+        if status == Tournament.Status.RUNNING:
+            active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
+            if active < 2:
+                raise Conflict(
+                    f"A tournament needs at least two registered pairs to start; it has {active}."
+                    " Register pairs first.",
+                    code="too_few_pairs",
+                    registered=active,
+                )
+        tournament.status = status
+        tournament.save(update_fields=["status", "updated_at"])
+        audit_write(
+            tournament=tournament,
+            action="tournament_status_changed",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"status": current},
+            new={"status": status},
+        )
+        if status == Tournament.Status.REGISTRATION:
+            from tournaments.services.registration import entry_waiting_promote
+
+            entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
+    return tournament
+
+
+# --- Checks -------------------------------------------------------------------------------
+
+
+def _clean_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise Invalid("Give the tournament a name.", code="name_required")
+    return name
+
+
+def _check_dates(starts_on: dt.date, ends_on: dt.date | None) -> None:
+    if ends_on is not None and ends_on < starts_on:
+        raise Invalid(
+            f"The tournament ends ({ends_on}) before it starts ({starts_on}); "
+            "fix one of the dates.",
+            code="dates_order",
+        )
+
+
+def _check_limits(
+    *, tables_available: int, max_pairs: int | None, late_minutes_per_game: int | None
+) -> None:
+    if not 0 <= tables_available <= MAX_TABLES:
+        raise Invalid(
+            f"Tables available must be from 0 to {MAX_TABLES}, not {tables_available}.",
+            code="tables_available",
+        )
+    if max_pairs is not None and not 2 <= max_pairs <= MAX_PAIRS:
+        raise Invalid(
+            f"The maximum of pairs must be from 2 to {MAX_PAIRS}, not {max_pairs}; "
+            "leave it empty for no limit.",
+            code="max_pairs",
+        )
+    if late_minutes_per_game is not None and not 1 <= late_minutes_per_game <= MAX_LATE_MINUTES:
+        raise Invalid(
+            f"Minutes late per game lost must be from 1 to {MAX_LATE_MINUTES}, not "
+            f"{late_minutes_per_game}; leave it empty for no penalty.",
+            code="late_minutes_per_game",
+        )
+
+
+def _check_room_for_registered(tournament: Tournament) -> None:
+    if tournament.max_pairs is None:
+        return
+    active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
+    if active > tournament.max_pairs:
+        raise Conflict(
+            f"{active} pairs are already registered, more than a maximum of "
+            f"{tournament.max_pairs}; withdraw pairs first or set the maximum to at least "
+            f"{active}.",
+            code="max_pairs_below_registered",
+            registered=active,
+        )
+
+
+def _check_pinned_tables_exist(tournament: Tournament) -> None:
+    if not tournament.tables_available:
+        return
+    pinned = (
+        tournament.entries.filter(pinned_table__gt=tournament.tables_available)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("pair__player_one", "pair__player_two")
+        .first()
+    )
+    if pinned is not None:
+        raise Conflict(
+            f"{pinned.pair} is pinned to table {pinned.pinned_table}, which would no longer "
+            f"exist with {tournament.tables_available} tables; unpin it first.",
+            code="pinned_table_missing",
+            entry=pinned.pk,
+        )
+
+
+def _clean_tiebreaks(order: Any) -> list[str]:
+    return [t.value for t in validate_order(order)]  # StandingsError: 400 with its message
+
+
+def _resolve_rules(
+    *,
+    current: Mapping[str, Any],
+    current_preset_name: str,
+    preset: RuleSetPreset | None,
+    rules: Mapping[str, Any] | None,
+) -> tuple[dict[str, Any], str]:
+    """The rule values (validated by scoring.RuleSet) and the preset name to record."""
+    base = preset.rule_values() if preset is not None else dict(current)
+    values = RuleSet.from_dict({**base, **dict(rules or {})}).as_dict()
+    if preset is not None:
+        reference, name = RuleSet.from_dict(preset.rule_values()).as_dict(), preset.name
+    else:
+        reference, name = RuleSet.from_dict(dict(current)).as_dict(), current_preset_name
+    # A preset's name on rules that are not the preset's would mislead whoever reads it.
+    return values, name if values == reference else ""
+
+
+def _slug_for(*, club: Club, name: str, slug: str) -> str:
+    taken = Tournament.objects.filter(club=club)
+    if slug:
+        if slug != slugify(slug):
+            raise Invalid(
+                f"The short name {slug!r} may only hold lowercase letters, digits and hyphens, "
+                f"e.g. {slugify(slug) or 'torneo-de-navidad'!r}.",
+                code="slug_format",
+            )
+        if taken.filter(slug=slug).exists():
+            raise _slug_taken(club, slug)
+        return slug
+    stem = (slugify(name) or "torneo")[:72]
+    existing = set(taken.filter(slug__startswith=stem).values_list("slug", flat=True))
+    candidate, n = stem, 2
+    while candidate in existing:
+        candidate, n = f"{stem}-{n}", n + 1
+    return candidate
+
+
+def _slug_taken(club: Club, slug: str) -> Conflict:
+    return Conflict(
+        f"{club.name} already has a tournament with the short name {slug!r}; choose another.",
+        code="slug_taken",
+        slug=slug,
+    )
+
+
+def _save_checking_slug(tournament: Tournament) -> None:
+    # The unique constraint is the backstop when two organizers pick the same slug at once.
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        if (
+            Tournament.objects.filter(club=tournament.club, slug=tournament.slug)
+            .exclude(pk=tournament.pk)
+            .exists()
+        ):
+            raise _slug_taken(tournament.club, tournament.slug) from None
+        raise
