@@ -1,0 +1,433 @@
+"""The only adapter between the database and the pure draw algorithms of tournaments.draw.
+
+Responsible for: loading the rows a draw needs (the pairs that play, the phase's earlier
+results, pins and tables), turning them into tournaments.draw values, running the format's
+algorithm, and saving what it returns: liguilla groups, the bracket structure (Phase.bracket,
+as plain JSON), a Round in draft and its Matches with their reason codes, bracket keys and
+tables. Byes are saved as confirmed matches won with the format's full score.
+
+Must not: check permissions or round and phase states, open its own transaction, queue tasks
+or write audit entries — the services in tournaments/services/rounds.py do that and call this
+module inside their transaction, with the phase row locked.
+
+Choices (documented in the API too):
+
+- Who plays: the checked-in entries that have not withdrawn; if nobody checked in at all, every
+  registered entry (a club night without a check-in desk). The waiting list never plays.
+- Lots: every random choice is drawn from ``draw_seed * 1_000_000 + phase.order * 1_000 +
+  round number``, so the same tournament seed gives the same draw.
+- A bye (descanso) is a match with no ``entry_b``, kind bye, confirmed, won by the pair with
+  the format's full score: ``games_per_vaca * vacas_per_match`` juegos, ``vacas_per_match``
+  vacas, 0 piedras (no stones were played).
+- A liguilla's resting pair has no match row at all: everybody rests once, so a rest is not a
+  win. A liguilla match whose pair has withdrawn is not created (the other pair rests).
+- Tables: ``Tournament.tables_available`` (0 means no limit: one table per match); pinned
+  entries sit at their table; the best match takes the lowest free table.
+
+Terms: pareja (Entry), ronda, mesa, descanso (bye), liguilla (round robin group), cuadro
+(bracket), repesca (losers' bracket), a tres ceros (elimination after N losses), vaca, juego.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from django.utils import timezone
+
+from tournaments.draw import (
+    Bracket,
+    DrawError,
+    Entrant,
+    Pairing,
+    Result,
+    advance,
+    assign_tables,
+    bracket_pairings,
+    double_elimination,
+    first_round,
+    knockout_from_groups,
+    pair_lives,
+    pair_swiss,
+    resolve,
+    round_robin_groups,
+    round_robin_schedule,
+    single_elimination,
+)
+from tournaments.draw import Group as DrawGroup
+from tournaments.models import Entry, Group, Match, Phase, Round, Tournament
+from tournaments.selectors.rounds import bracket_from_json, phase_rules
+from tournaments.selectors.standings import standings_compute
+
+log = logging.getLogger(__name__)
+
+
+# --- Loading ----------------------------------------------------------------------------------
+
+
+def playing_entries(tournament: Tournament) -> list[Entry]:
+    """Checked-in, not withdrawn; or every registered entry if nobody checked in."""
+    entries = list(
+        Entry.objects.filter(
+            tournament=tournament,
+            status__in=(Entry.Status.CHECKED_IN, Entry.Status.REGISTERED),
+        ).select_related("pair")
+    )
+    checked_in = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    return checked_in or entries
+
+
+def entrant(entry: Entry) -> Entrant:
+    club = entry.pair.club_id
+    return Entrant(id=entry.id, seed=entry.seed, club=None if club is None else str(club))
+
+
+def lot_seed(phase: Phase, number: int) -> int:
+    return phase.tournament.draw_seed * 1_000_000 + phase.order * 1_000 + number
+
+
+def history(phase: Phase, *, before: int) -> list[Result]:
+    """Every pairing of the phase's rounds before ``before``; a winner only once confirmed."""
+    rows = (
+        Match.objects.filter(round__phase=phase, round__number__lt=before)
+        .exclude(entry_a=None)
+        .values_list("round__number", "entry_a_id", "entry_b_id", "winner_id", "status")
+        .order_by("round__number", "id")
+    )
+    return [
+        Result(
+            round=number,
+            a_id=a,
+            b_id=b,
+            winner_id=winner if status == Match.Status.CONFIRMED else None,
+        )
+        for number, a, b, winner, status in rows
+    ]
+
+
+def ranking(phase: Phase, entrants: Sequence[Entrant]) -> list[int] | None:
+    """Entrant ids best first by the phase's current standings (None before any result);
+    pairs without a result yet follow, by seed and then id."""
+    computed = standings_compute(phase=phase)
+    rows = [row for table in computed for row in table.rows]
+    if not any(row.played for row in rows):
+        return None
+    wanted = {e.id for e in entrants}
+    order = [row.pair for row in rows if row.pair in wanted]
+    placed = set(order)
+    rest = sorted(
+        (e for e in entrants if e.id not in placed),
+        key=lambda e: (e.seed is None, e.seed or 0, e.id),
+    )
+    return order + [e.id for e in rest]
+
+
+# --- Planning a round -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A pairing of the round to save, with its liguilla group if any."""
+
+    pairing: Pairing
+    group: Group | None = None
+
+
+def plan_round(phase: Phase, number: int) -> list[Planned]:
+    """The pairings of round ``number`` of ``phase`` by its format; for the first round of a
+    liguilla or a bracket this also saves the groups or the bracket on the phase."""
+    fmt = phase.format
+    if fmt in (Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION):
+        bracket = _new_bracket(phase, number)
+        phase.bracket = bracket_to_json(bracket)
+        phase.save(update_fields=["bracket"])
+        return [Planned(p) for p in first_round(bracket)]
+    if fmt == Phase.Format.ROUND_ROBIN:
+        return _round_robin(phase, number)
+    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
+    past = history(phase, before=number)
+    order = ranking(phase, entrants) if past else None
+    rng = lot_seed(phase, number)
+    if fmt == Phase.Format.LIVES:
+        pairings = pair_lives(
+            entrants,
+            past,
+            lives=phase.lives,
+            rng=rng,
+            standings=order,
+            separate_clubs_rounds=phase.separate_clubs_rounds,
+        )
+    else:
+        pairings = pair_swiss(
+            entrants,
+            past,
+            rng=rng,
+            standings=order,
+            separate_clubs_rounds=phase.separate_clubs_rounds,
+        )
+    return [Planned(p) for p in pairings]
+
+
+def _new_bracket(phase: Phase, number: int) -> Bracket:
+    rng = lot_seed(phase, number)
+    if phase.source_id is not None:
+        tables, names = qualifier_standings(phase.source)
+        return knockout_from_groups(
+            tables,
+            qualifiers=phase.qualifiers_per_group or 1,
+            third_place=phase.third_place,
+            group_names=names,
+        )
+    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
+    if phase.format == Phase.Format.DOUBLE_ELIMINATION:
+        return double_elimination(entrants, rng=rng, reset=phase.grand_final_reset)
+    return single_elimination(entrants, rng=rng, third_place=phase.third_place)
+
+
+def qualifier_standings(source: Phase) -> tuple[list[list[int]], list[str]]:
+    """Each group's entry ids by final place (withdrawn pairs left out) and the group names;
+    a phase without groups is one unnamed group (labels read 1, 2, …)."""
+    computed = standings_compute(phase=source)
+    tables, names = [], []
+    for table in computed:
+        tables.append(
+            [
+                row.pair
+                for row in table.rows
+                if table.entries[row.pair].status != Entry.Status.WITHDRAWN
+            ]
+        )
+        names.append(table.group.name if table.group is not None else "")
+    return tables, names
+
+
+def _round_robin(phase: Phase, number: int) -> list[Planned]:
+    if number == 1:
+        _create_groups(phase)
+    groups = {g.name: g for g in Group.objects.filter(phase=phase)}
+    withdrawn = set(
+        Entry.objects.filter(
+            tournament=phase.tournament_id, status=Entry.Status.WITHDRAWN
+        ).values_list("id", flat=True)
+    )
+    planned = []
+    for stored in phase.settings.get("groups", []):
+        schedule = round_robin_schedule(DrawGroup(stored["name"], tuple(stored["entry_ids"])))
+        if number > len(schedule):
+            continue
+        for p in schedule[number - 1]:
+            if p.is_bye or p.a_id in withdrawn or p.b_id in withdrawn:
+                continue
+            planned.append(Planned(p, groups[stored["name"]]))
+    # One table order across the groups: group A's matches first, then B's, …
+    return [
+        Planned(replace(item.pairing, table_order=n), item.group)
+        for n, item in enumerate(planned, start=1)
+    ]
+
+
+def _create_groups(phase: Phase) -> None:
+    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
+    drawn = round_robin_groups(
+        entrants,
+        rng=lot_seed(phase, 1),
+        group_size=phase.group_size,
+        separate_clubs=True,
+    )
+    stored = []
+    for g in drawn:
+        row = Group.objects.create(phase=phase, name=g.name)
+        row.entries.set(g.entrant_ids)
+        # The M2M keeps no order, and the schedule depends on the pot order: keep it here.
+        stored.append({"name": g.name, "entry_ids": list(g.entrant_ids)})
+    phase.settings = {**(phase.settings or {}), "groups": stored}
+    phase.rounds_planned = max(len(round_robin_schedule(g)) for g in drawn)
+    phase.save(update_fields=["settings", "rounds_planned"])
+
+
+# --- Saving -----------------------------------------------------------------------------------
+
+
+def reasons_json(pairing: Pairing) -> list[dict]:
+    return [{"code": r.code, "params": dict(r.params)} for r in pairing.reasons]
+
+
+def save_round(phase: Phase, number: int, planned: Sequence[Planned]) -> Round:
+    """Tables for ``planned`` (raises DrawError, e.g. too few tables), then the draft Round
+    and its Matches."""
+    tabled = table_pairings(phase.tournament, [item.pairing for item in planned])
+    rnd = Round.objects.create(phase=phase, number=number, status=Round.Status.DRAFT)
+    items = [replace(item, pairing=p) for item, p in zip(planned, tabled, strict=True)]
+    save_matches(phase, rnd, items)
+    return rnd
+
+
+def table_pairings(tournament: Tournament, pairings: Sequence[Pairing]) -> list[Pairing]:
+    """``pairings`` with tables set, in the order given."""
+    ids = {e for p in pairings for e in p.entrant_ids}
+    pins = dict(
+        Entry.objects.filter(pk__in=ids, pinned_table__isnull=False).values_list(
+            "id", "pinned_table"
+        )
+    )
+    tabled = assign_tables(pairings, pins=pins, tables=tournament.tables_available or None)
+    by_order = {p.table_order: p for p in tabled}
+    return [by_order[p.table_order] for p in pairings]
+
+
+def save_matches(phase: Phase, rnd: Round, planned: Sequence[Planned]) -> list[Match]:
+    rules = phase_rules(phase)
+    now = timezone.now()
+    rows = []
+    for item in planned:
+        p = item.pairing
+        match = Match(
+            round=rnd,
+            group=item.group,
+            bracket_key=p.match_id or "",
+            table_number=p.table,
+            entry_a_id=p.a_id,
+            entry_b_id=p.b_id,
+            reasons=reasons_json(p),
+        )
+        if p.is_bye:
+            match.kind = Match.Kind.BYE
+            match.status = Match.Status.CONFIRMED
+            match.winner_id = p.a_id
+            match.games_a = rules.games_per_vaca * rules.vacas_per_match
+            match.vacas_a = rules.vacas_per_match
+            match.confirmed_at = now
+            match.table_number = None
+        rows.append(match)
+    return Match.objects.bulk_create(rows)
+
+
+def draw_round(phase: Phase, number: int) -> Round:
+    """Plan and save round ``number`` of ``phase`` (see `plan_round`, `save_round`)."""
+    return save_round(phase, number, plan_round(phase, number))
+
+
+# --- Brackets ---------------------------------------------------------------------------------
+
+
+def bracket_to_json(bracket: Bracket) -> dict:
+    def slot(s) -> dict:
+        return {"entrant_id": s.entrant_id, "winner_of": s.winner_of, "loser_of": s.loser_of}
+
+    return {
+        "size": bracket.size,
+        "seeded": bracket.seeded,
+        "draw_order": list(bracket.draw_order),
+        "finals": list(bracket.finals),
+        "labels": list(bracket.labels),
+        "matches": [
+            {
+                "id": m.id,
+                "side": m.side.value,
+                "round": m.round,
+                "position": m.position,
+                "stage": m.stage,
+                "conditional": m.conditional,
+                "a": slot(m.a),
+                "b": slot(m.b),
+            }
+            for m in bracket.matches
+        ],
+    }
+
+
+def bracket_swap_entrants(data: dict, first: int, second: int) -> dict:
+    """The stored bracket with two first-round entrants swapped (an organizer's swap)."""
+    swap = {first: second, second: first}
+    matches = []
+    for m in data["matches"]:
+        m = dict(m)
+        for side in ("a", "b"):
+            s = dict(m[side])
+            if s.get("entrant_id") in swap:
+                s["entrant_id"] = swap[s["entrant_id"]]
+            m[side] = s
+        matches.append(m)
+    return {**data, "matches": matches}
+
+
+@dataclass(frozen=True)
+class Advanced:
+    created: list[Match]
+    corrected: list[tuple[Match, dict, dict]]  # match, old entries, new entries
+
+
+def advance_bracket(phase: Phase) -> Advanced:
+    """Create the bracket matches whose two pairs are now known (a whole stage at a time, in
+    the Round numbered like the stage), and re-point not-yet-started matches whose pairs a
+    corrected result changed. Idempotent: a bracket key is never created twice."""
+    bracket = bracket_from_json(phase.bracket)
+    rows = list(
+        Match.objects.select_for_update().filter(round__phase=phase).exclude(bracket_key="")
+    )
+    by_key = {m.bracket_key: m for m in rows}
+    winners = {
+        m.bracket_key: m.winner_id
+        for m in rows
+        if m.status == Match.Status.CONFIRMED and m.kind != Match.Kind.BYE and m.winner_id
+    }
+    corrected = _repoint(bracket, winners, by_key)
+    ready = [m for m in advance(bracket, winners) if m.id not in by_key]
+    created: list[Match] = []
+    stages = sorted({m.stage for m in ready})
+    for stage in stages:
+        pairings = bracket_pairings(bracket, [m for m in ready if m.stage == stage])
+        rnd, new = Round.objects.get_or_create(
+            phase=phase, number=stage, defaults={"status": Round.Status.DRAFT}
+        )
+        taken = set(
+            Match.objects.filter(round=rnd, table_number__isnull=False).values_list(
+                "table_number", flat=True
+            )
+        )
+        tabled = _tables_for_added(phase.tournament, pairings, taken)
+        created += save_matches(phase, rnd, [Planned(p) for p in tabled])
+    return Advanced(created, corrected)
+
+
+def _repoint(
+    bracket: Bracket, winners: dict[str, int], by_key: dict[str, Match]
+) -> list[tuple[Match, dict, dict]]:
+    changed = []
+    for m in resolve(bracket, winners):
+        row = by_key.get(m.id)
+        if row is None or row.kind == Match.Kind.BYE:
+            continue
+        if row.status != Match.Status.PENDING or row.started_at is not None:
+            continue
+        a, b = m.a.entrant_id, m.b.entrant_id
+        if a is None:
+            a, b = b, a
+        if a is None or b is None or {a, b} == {row.entry_a_id, row.entry_b_id}:
+            continue
+        old = {"entry_a": row.entry_a_id, "entry_b": row.entry_b_id}
+        row.entry_a_id, row.entry_b_id = a, b
+        row.save(update_fields=["entry_a", "entry_b", "updated_at"])
+        changed.append((row, old, {"entry_a": a, "entry_b": b}))
+    return changed
+
+
+def _tables_for_added(
+    tournament: Tournament, pairings: Sequence[Pairing], taken: set[int]
+) -> list[Pairing]:
+    """Tables for new matches; into a round that already has tables, the lowest free ones.
+    Too few tables leaves the new matches without one (the organizer moves them to a table
+    before publishing) rather than failing the task that advances the bracket."""
+    if not taken:
+        try:
+            return table_pairings(tournament, pairings)
+        except DrawError as error:
+            log.warning("bracket matches left without tables: %s", error)
+            return [p.with_table(None) for p in pairings]
+    limit = tournament.tables_available or None
+    free = (t for t in range(1, 10_000) if t not in taken and (limit is None or t <= limit))
+    result = []
+    for p in sorted(pairings, key=lambda p: p.table_order):
+        result.append(p.with_table(None if p.is_bye else next(free, None)))
+    return result

@@ -1,0 +1,326 @@
+"""Reads of phases, rounds, their matches and tables, and brackets.
+
+Responsible for: loading what the rounds area shows — a tournament's phases, a phase's rounds,
+a round's matches with their pairs, players and table numbers, a phase's bracket filled in from
+the confirmed results — in a fixed number of queries whatever the number of pairs, and saying
+who may read it (published tournaments are public; drafts, private tournaments and draft rounds
+only for the peña's organizers). `phase_rules` gives a phase's effective rule set.
+
+Must not: write anything, or decide a pairing (tournaments.draw does, through
+tournaments.draw_manager).
+
+Terms: fase (phase), ronda (round), mesa (table), partida (match), liguilla (round robin
+group), pareja (an Entry), descanso (bye), vaca, juego, piedras.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch, QuerySet
+
+from clubs.roles import can_organize
+from config.errors import NotFound
+from scoring import RuleSet
+from tournaments.draw import REASON_TEXT, Bracket, BracketMatch, Side, Slot, champion, resolve
+from tournaments.models import Entry, Match, Phase, Round, Tournament
+
+User = AbstractBaseUser | AnonymousUser | None
+
+#: the match format a phase may override; everything else comes from the tournament
+PHASE_RULE_FIELDS = ("stones_per_game", "games_per_vaca", "vacas_per_match")
+
+ELIMINATION_FORMATS = (Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION)
+
+#: reason codes written by the organizer's changes rather than by the draw
+MANUAL_REASON_TEXT = {
+    "organizer_swap": "changed by the organizer: {entry} and {other} swapped matches",
+}
+
+# The related rows every match shown with its pairs needs, in one query.
+MATCH_RELATED = (
+    "group",
+    "entry_a__pair__player_one",
+    "entry_a__pair__player_two",
+    "entry_a__pair__club",
+    "entry_b__pair__player_one",
+    "entry_b__pair__player_two",
+    "entry_b__pair__club",
+)
+
+
+def phase_rules(phase: Phase) -> RuleSet:
+    """The rule set a phase plays by: the tournament's, with the phase's match format where it
+    sets one (a longer final). Raises scoring.RuleSetError for values the engine refuses."""
+    values = phase.tournament.rule_values()
+    for name in PHASE_RULE_FIELDS:
+        value = getattr(phase, name)
+        if value is not None:
+            values[name] = value
+    return RuleSet.from_dict(values)
+
+
+# --- Who may read -----------------------------------------------------------------------------
+
+
+def tournament_is_public(tournament: Tournament) -> bool:
+    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
+
+
+def tournament_readable(*, tournament: Tournament, user: User) -> bool:
+    """Published tournaments are public; anything else only for the peña's organizers."""
+    return tournament_is_public(tournament) or can_organize(user, tournament.club)
+
+
+def _not_found(what: str, ident: int) -> NotFound:
+    return NotFound(
+        f"There is no {what} {ident}, or it is not published yet.",
+        code=f"{what}_not_found",
+        id=ident,
+    )
+
+
+def tournament_get_readable(*, tournament_id: int, user: User) -> Tournament:
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is None or not tournament_readable(tournament=tournament, user=user):
+        raise _not_found("tournament", tournament_id)
+    return tournament
+
+
+def phase_get(*, phase_id: int) -> Phase:
+    """The phase with its tournament and peña (no visibility check: for services)."""
+    phase = Phase.objects.select_related("tournament__club").filter(pk=phase_id).first()
+    if phase is None:
+        raise _not_found("phase", phase_id)
+    return phase
+
+
+def phase_get_readable(*, phase_id: int, user: User) -> Phase:
+    phase = phase_get(phase_id=phase_id)
+    if not tournament_readable(tournament=phase.tournament, user=user):
+        raise _not_found("phase", phase_id)
+    return phase
+
+
+def round_get(*, round_id: int) -> Round:
+    """The round with its phase, tournament and peña (no visibility check: for services)."""
+    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
+    if rnd is None:
+        raise _not_found("round", round_id)
+    return rnd
+
+
+def _round_visible(rnd: Round, organizer: bool) -> bool:
+    return organizer or rnd.status != Round.Status.DRAFT
+
+
+# --- Phases and rounds ------------------------------------------------------------------------
+
+
+def phases_for_tournament(*, tournament: Tournament, user: User) -> list[Phase]:
+    """The tournament's phases in order, each with ``visible_rounds`` (drafts only for the
+    organizers); three queries whatever the number of phases and rounds."""
+    organizer = can_organize(user, tournament.club)
+    rounds = Round.objects.order_by("number")
+    if not organizer:
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    phases = list(
+        Phase.objects.filter(tournament=tournament)
+        .select_related("tournament__club")
+        .prefetch_related(Prefetch("rounds", queryset=rounds, to_attr="visible_rounds"))
+        .order_by("order")
+    )
+    return phases
+
+
+def phase_detail(*, phase: Phase, user: User) -> Phase:
+    """``phase`` with ``visible_rounds`` set (drafts only for the organizers)."""
+    rounds = Round.objects.filter(phase=phase).order_by("number")
+    if not can_organize(user, phase.tournament.club):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    phase.visible_rounds = list(rounds)
+    return phase
+
+
+def round_get_readable(*, round_id: int, user: User) -> Round:
+    """The round with ``match_list``: its matches (table order, byes last) with pairs, players
+    and peñas. Draft rounds only for the organizers. Two or three queries for any size."""
+    rnd = round_get(round_id=round_id)
+    tournament = rnd.phase.tournament
+    public = tournament_is_public(tournament)
+    if public and rnd.status != Round.Status.DRAFT:
+        visible = True
+    else:
+        visible = can_organize(user, tournament.club)
+    if not visible:
+        raise _not_found("round", round_id)
+    rnd.match_list = round_matches(rnd=rnd)
+    return rnd
+
+
+def round_matches(*, rnd: Round) -> list[Match]:
+    matches = Match.objects.filter(round=rnd).select_related(*MATCH_RELATED)
+    return sorted(matches, key=lambda m: (m.table_number is None, m.table_number or 0, m.id))
+
+
+# --- Presenting entries and reasons -----------------------------------------------------------
+
+
+def entry_summary(entry: Entry | None) -> dict | None:
+    """A pair as the API shows it; needs pair, players and club loaded."""
+    if entry is None:
+        return None
+    pair = entry.pair
+    return {
+        "id": entry.id,
+        "name": str(pair),
+        "seed": entry.seed,
+        "club": pair.club.name if pair.club_id else None,
+        "players": [str(pair.player_one), str(pair.player_two)],
+    }
+
+
+def reason_text(code: str, params: dict) -> str:
+    template = REASON_TEXT.get(code) or MANUAL_REASON_TEXT.get(code)
+    if template is None:
+        return code
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return code
+
+
+def reasons_out(reasons: list) -> list[dict]:
+    out = []
+    for item in reasons or []:
+        code = item.get("code", "")
+        params = item.get("params") or {}
+        out.append({"code": code, "params": params, "text": reason_text(code, params)})
+    return out
+
+
+# --- Brackets ---------------------------------------------------------------------------------
+
+
+def bracket_from_json(data: dict) -> Bracket:
+    """The `tournaments.draw.Bracket` stored in Phase.bracket (see draw_manager)."""
+
+    def slot(value: dict) -> Slot:
+        return Slot(
+            entrant_id=value.get("entrant_id"),
+            winner_of=value.get("winner_of"),
+            loser_of=value.get("loser_of"),
+        )
+
+    matches = tuple(
+        BracketMatch(
+            id=m["id"],
+            side=Side(m["side"]),
+            round=m["round"],
+            position=m["position"],
+            a=slot(m["a"]),
+            b=slot(m["b"]),
+            stage=m["stage"],
+            conditional=m.get("conditional", False),
+        )
+        for m in data["matches"]
+    )
+    return Bracket(
+        matches=matches,
+        draw_order=tuple(data["draw_order"]),
+        seeded=data["seeded"],
+        size=data["size"],
+        finals=tuple(data["finals"]),
+        labels=tuple(data.get("labels", ())),
+    )
+
+
+def bracket_for_phase(*, phase: Phase, user: User) -> dict:
+    """The phase's bracket filled in as far as the confirmed results go.
+
+    Every bracket match lists its two slots (an entrant, or "winner/loser of" an earlier match)
+    and, once it exists, its Match row (round, table, status, winner). Entrants of matches in
+    draft rounds are only shown to the organizers. Two queries (one for the permission check).
+    Raises NotFound for a phase without a bracket.
+    """
+    if phase.format not in ELIMINATION_FORMATS or not phase.bracket:
+        raise NotFound(
+            f"Phase {phase.name} has no bracket yet: draw its first round.",
+            code="bracket_not_found",
+            phase=phase.id,
+        )
+    organizer = can_organize(user, phase.tournament.club)
+    bracket = bracket_from_json(phase.bracket)
+    rows = Match.objects.filter(round__phase=phase).exclude(bracket_key="")
+    rows = rows.select_related("round", *MATCH_RELATED)
+    by_key: dict[str, Match] = {}
+    for row in rows:
+        if _round_visible(row.round, organizer):
+            by_key[row.bracket_key] = row
+    winners = {
+        key: m.winner_id
+        for key, m in by_key.items()
+        if m.status == Match.Status.CONFIRMED and m.kind != Match.Kind.BYE and m.winner_id
+    }
+    filled = {m.id: m for m in resolve(bracket, winners)}
+    label = dict(zip(bracket.draw_order, bracket.labels, strict=False))
+    entries: dict[int, dict] = {}
+
+    def slot_out(slot: Slot, shown: bool) -> dict:
+        entry_id = slot.entrant_id if shown else None
+        return {
+            "entry_id": entry_id,
+            "label": label.get(entry_id, "") if entry_id is not None else "",
+            "winner_of": slot.winner_of,
+            "loser_of": slot.loser_of,
+            "bye": slot.is_bye,
+        }
+
+    matches_out = []
+    for structure in bracket.matches:
+        m = filled[structure.id]
+        row = by_key.get(m.id)
+        shown = row is not None
+        if row is not None:
+            for entry in (row.entry_a, row.entry_b):
+                if entry is not None:
+                    entries[entry.id] = entry_summary(entry)
+        matches_out.append(
+            {
+                "id": m.id,
+                "side": m.side.value,
+                "round": m.round,
+                "stage": m.stage,
+                "position": m.position,
+                "conditional": m.conditional,
+                "a": slot_out(m.a if shown else structure.a, shown),
+                "b": slot_out(m.b if shown else structure.b, shown),
+                "match": _bracket_row(row),
+            }
+        )
+    return {
+        "phase_id": phase.id,
+        "format": phase.format,
+        "size": bracket.size,
+        "finals": list(bracket.finals),
+        "champion_id": champion(bracket, winners),
+        "matches": matches_out,
+        "entries": sorted(entries.values(), key=lambda e: e["id"]),
+    }
+
+
+def _bracket_row(row: Match | None) -> dict | None:
+    if row is None:
+        return None
+    return {
+        "id": row.id,
+        "round_id": row.round_id,
+        "round_number": row.round.number,
+        "table_number": row.table_number,
+        "status": row.status,
+        "kind": row.kind,
+        "winner_id": row.winner_id,
+    }
+
+
+def rounds_of_phase(*, phase: Phase) -> QuerySet[Round]:
+    return Round.objects.filter(phase=phase).order_by("number")

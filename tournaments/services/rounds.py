@@ -1,0 +1,882 @@
+"""Writes of the rounds area: phases, draws, tables, publishing and closing rounds, brackets.
+
+Responsible for: adding phases to a tournament; drawing a phase's next round (through
+tournaments.draw_manager, the only adapter to the pure algorithms of tournaments.draw);
+the organizer's changes to a round before it starts (swap two pairs, swap two tables, move a
+match to a free table), each kept in the audit trail; publishing and closing rounds; finishing
+a phase and going on to the next one (groups then knockout: the knockout is drawn from the
+group standings); creating the next bracket matches as results are confirmed
+(`bracket_advance`); and e-mailing players their table (`round_pairings_email`).
+
+Every write draws its own transaction, re-reads the rows it changes with select_for_update
+(phase, then round, then matches — always in that order), re-checks their state, and queues
+its tasks with transaction.on_commit. Only organizers of the tournament's peña may write;
+somebody else gets 404 for a tournament they cannot see and 403 for a published one.
+
+Must not: decide a pairing or a table (tournaments.draw does), compute standings (scoring
+does), or touch a match's result, version or token (tournaments/services/results.py owns
+them; the draw only writes byes, which are decided when drawn).
+
+Terms: fase (phase), ronda (round), mesa (table), pareja (Entry), descanso (bye), liguilla
+(round robin group), cuadro (bracket), repesca, a tres ceros (elimination after N losses),
+vaca, juego, piedras.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.mail import get_connection, send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from clubs.roles import can_organize, require_organizer
+from config.errors import Conflict, Invalid, NotFound
+from scoring.errors import RuleSetError
+from tournaments import draw_manager, tasks
+from tournaments.draw import DrawError, champion, lives_left
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    Match,
+    Notification,
+    Phase,
+    Round,
+    Tournament,
+)
+from tournaments.selectors.rounds import (
+    ELIMINATION_FORMATS,
+    bracket_from_json,
+    phase_rules,
+    round_matches,
+    tournament_is_public,
+)
+
+# Re-exported: other areas import the phase's rule set from here or from the selectors.
+__all__ = [
+    "bracket_advance",
+    "match_table_move",
+    "phase_advance",
+    "phase_create",
+    "phase_finish",
+    "phase_rules",
+    "round_close",
+    "round_draw_generate",
+    "round_entries_swap",
+    "round_pairings_email",
+    "round_publish",
+    "round_tables_swap",
+]
+
+log = logging.getLogger(__name__)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+EMAIL_ACTION = "round_pairings_emailed"
+
+
+# --- Shared helpers ---------------------------------------------------------------------------
+
+
+def _require_organizer(actor: User, tournament: Tournament) -> None:
+    """Organizers pass; others get 403 on a published tournament, 404 on one they cannot see."""
+    if can_organize(actor, tournament.club):
+        return
+    if not tournament_is_public(tournament):
+        raise NotFound(
+            f"There is no tournament {tournament.id}, or it is not published yet.",
+            code="tournament_not_found",
+            id=tournament.id,
+        )
+    require_organizer(actor, tournament.club)  # raises Forbidden with the peña's name
+
+
+def _audit(
+    tournament: Tournament,
+    action: str,
+    actor: User,
+    *,
+    match: Match | None = None,
+    old: dict | None = None,
+    new: dict | None = None,
+) -> None:
+    AuditEntry.objects.create(
+        tournament=tournament,
+        match=match,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        old=old,
+        new=new,
+    )
+
+
+def _lock_phase(phase_id: int) -> Phase:
+    phase = Phase.objects.select_for_update(of=("self",)).filter(pk=phase_id).first()
+    if phase is None:
+        raise NotFound(f"There is no phase {phase_id}.", code="phase_not_found", id=phase_id)
+    # Loaded apart so that the tournament and peña rows are not locked too.
+    phase.tournament = Tournament.objects.select_related("club").get(pk=phase.tournament_id)
+    return phase
+
+
+def _lock_round(round_id: int) -> Round:
+    """Lock the round's phase, then the round (the order every service uses)."""
+    phase_id = Round.objects.filter(pk=round_id).values_list("phase_id", flat=True).first()
+    if phase_id is None:
+        raise NotFound(f"There is no round {round_id}.", code="round_not_found", id=round_id)
+    phase = _lock_phase(phase_id)
+    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rnd.phase = phase
+    return rnd
+
+
+def _after_commit_standings(phase_id: int) -> None:
+    transaction.on_commit(lambda: tasks.standings_refresh.delay(phase_id))
+
+
+def _after_commit_email(round_id: int) -> None:
+    transaction.on_commit(lambda: tasks.round_pairings_email.delay(round_id))
+
+
+def _tables_text(matches: list[Match]) -> str:
+    return ", ".join(
+        f"table {m.table_number}" if m.table_number else f"match {m.id}" for m in matches
+    )
+
+
+# --- Phases -----------------------------------------------------------------------------------
+
+
+def phase_create(
+    *,
+    tournament: Tournament,
+    actor: User,
+    name: str,
+    format: str,
+    rounds_planned: int | None = None,
+    group_size: int | None = None,
+    qualifiers_per_group: int | None = None,
+    lives: int = 3,
+    third_place: bool = False,
+    grand_final_reset: bool = True,
+    separate_clubs_rounds: int = 0,
+    source_id: int | None = None,
+    stones_per_game: int | None = None,
+    games_per_vaca: int | None = None,
+    vacas_per_match: int | None = None,
+) -> Phase:
+    """Add a phase after the tournament's last one.
+
+    Swiss needs ``rounds_planned``; a liguilla (round_robin) ``group_size``; a tres ceros
+    (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
+    lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
+    (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
+    the tournament's match format for this phase (e.g. a longer final).
+    """
+    with transaction.atomic():
+        tournament = (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("club")
+            .get(pk=tournament.pk)
+        )
+        _require_organizer(actor, tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict(
+                f"{tournament.name} is finished; phases can no longer be added.",
+                code="tournament_finished",
+            )
+        name = (name or "").strip()
+        if not name:
+            raise Invalid("Give the phase a name, e.g. 'Suizo' or 'Final'.", code="phase_name")
+        if format not in Phase.Format.values:
+            raise Invalid(
+                f"Unknown phase format {format!r}; choose one of {', '.join(Phase.Format.values)}.",
+                code="phase_format",
+            )
+        source = _phase_source(tournament, format, source_id, qualifiers_per_group)
+        _check_format_options(format, rounds_planned, group_size, lives, separate_clubs_rounds)
+        if third_place and format != Phase.Format.SINGLE_ELIMINATION:
+            raise Invalid(
+                "Only a single elimination has a third-place match; turn it off.",
+                code="phase_third_place",
+            )
+        last = Phase.objects.filter(tournament=tournament).aggregate(top=Max("order"))["top"]
+        phase = Phase(
+            tournament=tournament,
+            order=(last or 0) + 1,
+            name=name,
+            format=format,
+            rounds_planned=rounds_planned if format == Phase.Format.SWISS else None,
+            group_size=group_size if format == Phase.Format.ROUND_ROBIN else None,
+            qualifiers_per_group=qualifiers_per_group if source else None,
+            lives=lives,
+            third_place=third_place,
+            grand_final_reset=grand_final_reset,
+            separate_clubs_rounds=separate_clubs_rounds,
+            source=source,
+            stones_per_game=stones_per_game,
+            games_per_vaca=games_per_vaca,
+            vacas_per_match=vacas_per_match,
+        )
+        try:
+            phase_rules(phase)
+        except RuleSetError as error:
+            raise Invalid(error.message, code="phase_rules", option=error.code) from None
+        phase.save()
+        _audit(
+            tournament,
+            "phase_created",
+            actor,
+            new={"phase": phase.id, "order": phase.order, "name": name, "format": format},
+        )
+    return phase
+
+
+def _phase_source(
+    tournament: Tournament, format: str, source_id: int | None, qualifiers: int | None
+) -> Phase | None:
+    if source_id is None:
+        if qualifiers is not None:
+            raise Invalid(
+                "Qualifiers per group only make sense with a source phase; choose the phase "
+                "whose standings seed this one, or leave qualifiers empty.",
+                code="phase_qualifiers_without_source",
+            )
+        return None
+    if format != Phase.Format.SINGLE_ELIMINATION:
+        raise Invalid(
+            "Only a single elimination can be drawn from an earlier phase's standings.",
+            code="phase_source_format",
+        )
+    source = Phase.objects.filter(pk=source_id, tournament=tournament).first()
+    if source is None:
+        raise Invalid(
+            f"Phase {source_id} is not a phase of {tournament.name}; choose one of its phases.",
+            code="phase_source_unknown",
+            source=source_id,
+        )
+    if source.format in ELIMINATION_FORMATS:
+        raise Invalid(
+            f"{source.name} is a bracket; a knockout is drawn from the standings of a "
+            "liguilla, Swiss or a tres ceros phase.",
+            code="phase_source_format",
+        )
+    if qualifiers is None or qualifiers < 1:
+        raise Invalid(
+            "Say how many pairs of each group go on (qualifiers per group, at least 1).",
+            code="phase_qualifiers",
+        )
+    return source
+
+
+def _check_format_options(
+    format: str,
+    rounds_planned: int | None,
+    group_size: int | None,
+    lives: int,
+    separate_clubs_rounds: int,
+) -> None:
+    if format == Phase.Format.SWISS and (rounds_planned is None or rounds_planned < 1):
+        raise Invalid(
+            "A Swiss phase needs the number of rounds to play (at least 1).",
+            code="phase_rounds_planned",
+        )
+    if format == Phase.Format.ROUND_ROBIN and (group_size is None or group_size < 2):
+        raise Invalid("A liguilla needs a group size of at least 2 pairs.", code="phase_group_size")
+    if format == Phase.Format.LIVES and lives < 1:
+        raise Invalid(
+            "A tres ceros: pairs must be allowed at least one lost match (usually 3).",
+            code="phase_lives",
+        )
+    if separate_clubs_rounds < 0:
+        raise Invalid(
+            "The rounds that keep peña-mates apart cannot be negative.",
+            code="phase_separate_clubs",
+        )
+
+
+def phase_finish(*, phase: Phase, actor: User) -> Phase:
+    """Mark the phase finished once its format is complete and every round is closed."""
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_organizer(actor, phase.tournament)
+        _finish(phase, actor)
+        _after_commit_standings(phase.id)
+    return phase
+
+
+def _finish(phase: Phase, actor: User) -> None:
+    if phase.status == Phase.Status.FINISHED:
+        raise Conflict(f"{phase.name} is already finished.", code="phase_finished")
+    rounds = list(Round.objects.filter(phase=phase).order_by("number"))
+    if not rounds:
+        raise Conflict(
+            f"{phase.name} has no round yet; draw and play its rounds first.",
+            code="phase_not_started",
+        )
+    still_open = [r.number for r in rounds if r.status != Round.Status.CLOSED]
+    if still_open:
+        raise Conflict(
+            f"Round(s) {', '.join(map(str, still_open))} of {phase.name} are not closed; close "
+            "them before finishing the phase.",
+            code="phase_rounds_open",
+            rounds=still_open,
+        )
+    if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN):
+        planned = phase.rounds_planned or 0
+        if len(rounds) < planned:
+            raise Conflict(
+                f"{phase.name} has played {len(rounds)} of its {planned} rounds; draw the "
+                "next round.",
+                code="phase_rounds_left",
+                played=len(rounds),
+                planned=planned,
+            )
+    elif phase.format in ELIMINATION_FORMATS:
+        bracket = bracket_from_json(phase.bracket)
+        if champion(bracket, _bracket_winners(phase)) is None:
+            raise Conflict(
+                f"The bracket of {phase.name} has no champion yet; play its final first.",
+                code="phase_bracket_undecided",
+            )
+    elif phase.format == Phase.Format.LIVES:
+        entrants = [draw_manager.entrant(e) for e in draw_manager.playing_entries(phase.tournament)]
+        past = draw_manager.history(phase, before=len(rounds) + 1)
+        alive = [e for e, left in lives_left(entrants, past, lives=phase.lives).items() if left]
+        if len(alive) >= 2:
+            raise Conflict(
+                f"{len(alive)} pairs of {phase.name} still have lives left; draw the next round.",
+                code="phase_lives_left",
+                alive=len(alive),
+            )
+    phase.status = Phase.Status.FINISHED
+    phase.save(update_fields=["status"])
+    _audit(phase.tournament, "phase_finished", actor, new={"phase": phase.id})
+
+
+def _bracket_winners(phase: Phase) -> dict[str, int]:
+    rows = (
+        Match.objects.filter(round__phase=phase, status=Match.Status.CONFIRMED)
+        .exclude(bracket_key="")
+        .exclude(kind=Match.Kind.BYE)
+        .exclude(winner=None)
+        .values_list("bracket_key", "winner_id")
+    )
+    return dict(rows)
+
+
+def phase_advance(*, phase: Phase, actor: User) -> Round:
+    """Finish ``phase`` (if it is not yet) and draw the first round of the next phase; for a
+    knockout whose source is this phase, the bracket comes from its final standings."""
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_organizer(actor, phase.tournament)
+        if phase.status != Phase.Status.FINISHED:
+            _finish(phase, actor)
+        following = (
+            Phase.objects.filter(tournament=phase.tournament, order__gt=phase.order)
+            .order_by("order")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if following is None:
+            raise Conflict(
+                f"{phase.name} is the last phase of {phase.tournament.name}; add a phase to "
+                "go on to.",
+                code="phase_no_next",
+            )
+        after = _lock_phase(following)
+        if after.status != Phase.Status.PENDING:
+            raise Conflict(
+                f"{after.name} has already started.", code="phase_next_started", phase=after.id
+            )
+        rnd = _draw_next(after, actor)
+        _after_commit_standings(phase.id)
+    return rnd
+
+
+# --- Drawing rounds ---------------------------------------------------------------------------
+
+
+def round_draw_generate(*, phase: Phase, actor: User) -> Round:
+    """Draw the phase's next round: a draft Round with its Matches and tables.
+
+    Swiss and a tres ceros: after the previous round is closed, paired from the results so far
+    (no rematch, byes to the lowest-ranked pair without one). Liguilla: the groups are drawn
+    with round 1, then each round follows the groups' schedule (the previous round must be
+    published). Brackets: round 1 here; later rounds are created by `bracket_advance` as
+    results are confirmed. Raises Conflict for a state that does not allow a draw, and
+    DrawError (400) for a field the algorithm refuses (e.g. too few tables or pairs).
+    """
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_organizer(actor, phase.tournament)
+        rnd = _draw_next(phase, actor)
+    return rnd
+
+
+def _draw_next(phase: Phase, actor: User) -> Round:
+    tournament = phase.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(f"{tournament.name} is finished.", code="tournament_finished")
+    if phase.status == Phase.Status.FINISHED:
+        raise Conflict(f"{phase.name} is finished.", code="phase_finished")
+    earlier = list(
+        Phase.objects.filter(tournament=tournament, order__lt=phase.order)
+        .exclude(status=Phase.Status.FINISHED)
+        .values_list("name", flat=True)
+    )
+    if earlier:
+        raise Conflict(
+            f"Finish {', '.join(earlier)} before drawing {phase.name}.",
+            code="phase_previous_open",
+            phases=earlier,
+        )
+    last = Round.objects.filter(phase=phase).order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    if last is not None:
+        _check_next_round(phase, last, number)
+    try:
+        with transaction.atomic():
+            rnd = draw_manager.draw_round(phase, number)
+    except IntegrityError:
+        raise Conflict(
+            f"Round {number} of {phase.name} was drawn at the same time by somebody else; "
+            "reload the page.",
+            code="round_drawn_twice",
+        ) from None
+    if phase.status == Phase.Status.PENDING:
+        phase.status = Phase.Status.RUNNING
+        phase.save(update_fields=["status"])
+    _audit(
+        tournament,
+        "round_drawn",
+        actor,
+        new={"phase": phase.id, "round": rnd.id, "number": number},
+    )
+    return rnd
+
+
+def _check_next_round(phase: Phase, last: Round, number: int) -> None:
+    if phase.format in ELIMINATION_FORMATS:
+        raise Conflict(
+            f"The rounds of the bracket of {phase.name} after the first are created by "
+            "themselves as results are confirmed.",
+            code="round_bracket_automatic",
+        )
+    if phase.format == Phase.Format.ROUND_ROBIN:
+        if last.status == Round.Status.DRAFT:
+            raise Conflict(
+                f"Round {last.number} of {phase.name} is still a draft; publish it first.",
+                code="round_previous_draft",
+                round=last.number,
+            )
+    elif last.status != Round.Status.CLOSED:
+        raise Conflict(
+            f"Round {last.number} of {phase.name} is not closed; close it before drawing the "
+            "next one.",
+            code="round_previous_open",
+            round=last.number,
+        )
+    planned = phase.rounds_planned
+    counted = phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
+    if counted and planned and number > planned:
+        raise Conflict(
+            f"{phase.name} has all its {planned} rounds; finish the phase.",
+            code="phase_rounds_done",
+            planned=planned,
+        )
+
+
+# --- Publishing and closing -------------------------------------------------------------------
+
+
+def round_publish(*, round: Round, actor: User) -> Round:
+    """Publish a draft round: pairs and tables become public and players are e-mailed."""
+    with transaction.atomic():
+        rnd = _lock_round(round.pk)
+        _require_organizer(actor, rnd.phase.tournament)
+        if rnd.status != Round.Status.DRAFT:
+            raise Conflict(
+                f"Round {rnd.number} is already {rnd.get_status_display()}.",
+                code="round_not_draft",
+                status=rnd.status,
+            )
+        untabled = list(
+            Match.objects.filter(round=rnd, table_number=None).exclude(kind=Match.Kind.BYE)
+        )
+        if untabled:
+            raise Conflict(
+                f"{len(untabled)} match(es) of round {rnd.number} have no table; move them to "
+                "a free table before publishing.",
+                code="round_tables_missing",
+                matches=[m.id for m in untabled],
+            )
+        rnd.status = Round.Status.PUBLISHED
+        rnd.published_at = timezone.now()
+        rnd.save(update_fields=["status", "published_at"])
+        _audit(rnd.phase.tournament, "round_published", actor, new={"round": rnd.id})
+        _after_commit_email(rnd.id)
+        # Byes are confirmed when drawn: they count once the round is public.
+        _after_commit_standings(rnd.phase_id)
+    return rnd
+
+
+def round_close(*, round: Round, actor: User) -> Round:
+    """Close a published round once every match has a confirmed result."""
+    with transaction.atomic():
+        rnd = _lock_round(round.pk)
+        _require_organizer(actor, rnd.phase.tournament)
+        if rnd.status == Round.Status.CLOSED:
+            raise Conflict(f"Round {rnd.number} is already closed.", code="round_closed")
+        if rnd.status == Round.Status.DRAFT:
+            raise Conflict(
+                f"Round {rnd.number} is a draft; publish and play it before closing it.",
+                code="round_not_published",
+            )
+        unfinished = sorted(
+            Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED),
+            key=lambda m: (m.table_number is None, m.table_number or 0, m.id),
+        )
+        if unfinished:
+            raise Conflict(
+                f"Round {rnd.number} cannot close: {_tables_text(unfinished)} "
+                "have no confirmed result yet. Confirm them (or record a forfeit) first.",
+                code="round_unfinished",
+                tables=[m.table_number for m in unfinished],
+                matches=[m.id for m in unfinished],
+            )
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        _audit(rnd.phase.tournament, "round_closed", actor, new={"round": rnd.id})
+        _after_commit_standings(rnd.phase_id)
+    return rnd
+
+
+# --- Changes before a round starts ------------------------------------------------------------
+
+
+def _changeable_matches(rnd: Round) -> list[Match]:
+    """The round's matches, locked; Conflict once the round is closed or a match started."""
+    if rnd.status == Round.Status.CLOSED:
+        raise Conflict(f"Round {rnd.number} is closed.", code="round_closed")
+    matches = list(
+        Match.objects.select_for_update(of=("self",))
+        .filter(round=rnd)
+        .select_related("entry_a__pair", "entry_b__pair")
+        .order_by("id")
+    )
+    started = [
+        m
+        for m in matches
+        if m.kind != Match.Kind.BYE
+        and (m.status != Match.Status.PENDING or m.started_at is not None)
+    ]
+    if started:
+        raise Conflict(
+            f"Round {rnd.number} has started ({_tables_text(started)}); pairs and tables can "
+            "no longer be changed.",
+            code="round_started",
+            tables=[m.table_number for m in started],
+        )
+    return matches
+
+
+def _sides(match: Match) -> dict:
+    return {"entry_a": match.entry_a_id, "entry_b": match.entry_b_id, "table": match.table_number}
+
+
+def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_id: int) -> Round:
+    """Swap two pairs between two matches of a round that has not started.
+
+    A pair swapped into a bye gets the bye. Liguilla rounds follow the group schedule and
+    cannot be swapped; in a bracket only first-round pairs can be (the bracket is updated).
+    Table pins are not re-applied: swap tables too if a pinned pair moved.
+    """
+    with transaction.atomic():
+        rnd = _lock_round(round.pk)
+        phase = rnd.phase
+        _require_organizer(actor, phase.tournament)
+        matches = _changeable_matches(rnd)
+        if phase.format == Phase.Format.ROUND_ROBIN:
+            raise Conflict(
+                "Liguilla rounds follow the group schedule; swap tables instead of pairs.",
+                code="swap_round_robin",
+            )
+        if phase.format in ELIMINATION_FORMATS and rnd.number != 1:
+            raise Conflict(
+                "Only first-round pairs of a bracket can be swapped; later matches are filled "
+                "by the results.",
+                code="swap_bracket_later_round",
+            )
+        first = _match_of(matches, entry_id, rnd)
+        second = _match_of(matches, other_entry_id, rnd)
+        if first.pk == second.pk:
+            raise Invalid(
+                "Both pairs play the same match; choose pairs of two different matches.",
+                code="swap_same_match",
+            )
+        entries = {
+            e.id: e for m in (first, second) for e in (m.entry_a, m.entry_b) if e is not None
+        }
+        params = {
+            "entry": str(entries[entry_id].pair),
+            "other": str(entries[other_entry_id].pair),
+            "entry_id": entry_id,
+            "other_id": other_entry_id,
+        }
+        for match, leaving, coming in (
+            (first, entry_id, other_entry_id),
+            (second, other_entry_id, entry_id),
+        ):
+            old = _sides(match)
+            if match.entry_a_id == leaving:
+                match.entry_a_id = coming
+            else:
+                match.entry_b_id = coming
+            if match.kind == Match.Kind.BYE:
+                match.winner_id = coming
+            match.reasons = [{"code": "organizer_swap", "params": params}]
+            match.save(update_fields=["entry_a", "entry_b", "winner", "reasons", "updated_at"])
+            _audit(
+                phase.tournament,
+                "match_entries_swapped",
+                actor,
+                match=match,
+                old=old,
+                new=_sides(match),
+            )
+        if phase.format in ELIMINATION_FORMATS:
+            phase.bracket = draw_manager.bracket_swap_entrants(
+                phase.bracket, entry_id, other_entry_id
+            )
+            phase.save(update_fields=["bracket"])
+        if rnd.status == Round.Status.PUBLISHED:
+            _after_commit_email(rnd.id)
+            _after_commit_standings(phase.id)
+    return rnd
+
+
+def _match_of(matches: list[Match], entry_id: int, rnd: Round) -> Match:
+    for m in matches:
+        if entry_id in (m.entry_a_id, m.entry_b_id):
+            return m
+    raise Invalid(
+        f"Pair {entry_id} does not play in round {rnd.number}.",
+        code="swap_entry_not_in_round",
+        entry=entry_id,
+    )
+
+
+def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_id: int) -> Round:
+    """Swap the tables of two matches of a round that has not started."""
+    with transaction.atomic():
+        rnd = _lock_round(round.pk)
+        _require_organizer(actor, rnd.phase.tournament)
+        matches = {m.id: m for m in _changeable_matches(rnd)}
+        pair = []
+        for ident in (match_id, other_match_id):
+            match = matches.get(ident)
+            if match is None or match.kind == Match.Kind.BYE:
+                raise Invalid(
+                    f"Match {ident} is not a match at a table in round {rnd.number}.",
+                    code="table_match_unknown",
+                    match=ident,
+                )
+            pair.append(match)
+        first, second = pair
+        if first.pk == second.pk:
+            raise Invalid("Choose two different matches.", code="table_same_match")
+        old_first, old_second = _sides(first), _sides(second)
+        tables = first.table_number, second.table_number
+        # One table per round is a constraint checked at once: free the first table meanwhile.
+        first.table_number = None
+        first.save(update_fields=["table_number", "updated_at"])
+        second.table_number = tables[0]
+        second.save(update_fields=["table_number", "updated_at"])
+        first.table_number = tables[1]
+        first.save(update_fields=["table_number", "updated_at"])
+        tournament = rnd.phase.tournament
+        _audit(
+            tournament, "match_tables_swapped", actor, match=first, old=old_first, new=_sides(first)
+        )
+        _audit(
+            tournament,
+            "match_tables_swapped",
+            actor,
+            match=second,
+            old=old_second,
+            new=_sides(second),
+        )
+        if rnd.status == Round.Status.PUBLISHED:
+            _after_commit_email(rnd.id)
+    return rnd
+
+
+def match_table_move(*, round: Round, actor: User, match_id: int, table_number: int) -> Match:
+    """Move a match of a round that has not started to a free table."""
+    with transaction.atomic():
+        rnd = _lock_round(round.pk)
+        tournament = rnd.phase.tournament
+        _require_organizer(actor, tournament)
+        matches = _changeable_matches(rnd)
+        match = next((m for m in matches if m.id == match_id), None)
+        if match is None or match.kind == Match.Kind.BYE:
+            raise Invalid(
+                f"Match {match_id} is not a match at a table in round {rnd.number}.",
+                code="table_match_unknown",
+                match=match_id,
+            )
+        limit = tournament.tables_available
+        if table_number < 1 or (limit and table_number > limit):
+            raise Invalid(
+                f"Table {table_number} does not exist; tables are numbered 1 to {limit}."
+                if limit
+                else "Table numbers start at 1.",
+                code="table_out_of_range",
+                table=table_number,
+                tables=limit,
+            )
+        if match.table_number == table_number:
+            return match
+        holder = next((m for m in matches if m.table_number == table_number), None)
+        if holder is not None:
+            raise Conflict(
+                f"Table {table_number} is taken by another match of round {rnd.number}; swap "
+                "the two tables instead.",
+                code="table_taken",
+                table=table_number,
+                match=holder.id,
+            )
+        old = _sides(match)
+        match.table_number = table_number
+        match.save(update_fields=["table_number", "updated_at"])
+        _audit(tournament, "match_table_moved", actor, match=match, old=old, new=_sides(match))
+        if rnd.status == Round.Status.PUBLISHED:
+            _after_commit_email(rnd.id)
+    return match
+
+
+# --- Brackets ---------------------------------------------------------------------------------
+
+
+def bracket_advance(*, phase_id: int) -> int:
+    """Create the bracket matches whose two pairs are now known; returns how many.
+
+    Called by the result_confirmed task after each confirmed (or corrected) result. A whole
+    stage is created at once, as a draft Round numbered like the stage, once every match of
+    the stage before is decided. Idempotent: running it again creates nothing. A corrected
+    result re-points later matches that have not started; if a later match already has a
+    result that the correction contradicts, nothing is created and the organizers get a
+    Notification.
+    """
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().filter(pk=phase_id).first()
+        if phase is None or phase.format not in ELIMINATION_FORMATS or not phase.bracket:
+            return 0
+        try:
+            advanced = draw_manager.advance_bracket(phase)
+        except DrawError as error:
+            log.error("bracket of phase %s cannot advance: %s", phase_id, error)
+            Notification.objects.get_or_create(
+                tournament_id=phase.tournament_id,
+                key=f"bracket:{phase.id}:{error.code}:{error.params.get('match', '')}"[:120],
+                defaults={
+                    "kind": "bracket_conflict",
+                    "text": f"{phase.name}: {error.message}"[:300],
+                },
+            )
+            return 0
+        tournament = phase.tournament
+        for match, old, new in advanced.corrected:
+            _audit(tournament, "bracket_match_repointed", None, match=match, old=old, new=new)
+        for match in advanced.created:
+            _audit(
+                tournament,
+                "bracket_match_created",
+                None,
+                match=match,
+                new={"bracket_key": match.bracket_key, **_sides(match)},
+            )
+    return len(advanced.created)
+
+
+# --- E-mail -----------------------------------------------------------------------------------
+
+
+def round_pairings_email(*, round_id: int) -> int:
+    """E-mail each player with an address their table, opponents and round; returns how many
+    players were e-mailed by this call.
+
+    Only published rounds are e-mailed. Idempotent enough: each message is keyed by player,
+    match, both pairs and table, and the keys sent are kept in an AuditEntry
+    (``round_pairings_emailed``), so running it again sends nothing, and after a swap or a
+    table change only the players whose pairing changed get a new message. A crash between
+    sending and recording can repeat a message, never lose one.
+    """
+    rnd = Round.objects.select_related("phase__tournament").filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.PUBLISHED:
+        return 0
+    tournament = rnd.phase.tournament
+    sent: set[str] = set()
+    for new in AuditEntry.objects.filter(tournament=tournament, action=EMAIL_ACTION).values_list(
+        "new", flat=True
+    ):
+        if isinstance(new, dict) and new.get("round") == rnd.id:
+            sent.update(new.get("sent", []))
+    outbox = []
+    for match in round_matches(rnd=rnd):
+        for own, other in ((match.entry_a, match.entry_b), (match.entry_b, match.entry_a)):
+            if own is None:
+                continue
+            for player in (own.pair.player_one, own.pair.player_two):
+                if not player.email:
+                    continue
+                key = f"{player.id}:{match.id}:{own.id}:{other.id if other else 0}:"
+                key += str(match.table_number or 0)
+                if key not in sent:
+                    outbox.append((key, player, _pairing_message(rnd, match, own, other)))
+    done: list[str] = []
+    players: set[int] = set()
+    try:
+        connection = get_connection()
+        for key, player, (subject, body) in outbox:
+            send_mail(
+                subject, body, settings.DEFAULT_FROM_EMAIL, [player.email], connection=connection
+            )
+            done.append(key)
+            players.add(player.id)
+    finally:
+        if done:
+            AuditEntry.objects.create(
+                tournament=tournament,
+                action=EMAIL_ACTION,
+                via="email",
+                new={"round": rnd.id, "sent": done},
+            )
+    return len(players)
+
+
+def _pairing_message(rnd: Round, match: Match, own: Entry, other: Entry | None) -> tuple[str, str]:
+    tournament, phase = rnd.phase.tournament, rnd.phase
+    head = f"{tournament.name} — {phase.name}, round {rnd.number}"
+    if other is None:
+        subject = f"{head}: bye (descanso)"
+        lines = [
+            f"{own.pair} has a bye (descanso) in round {rnd.number}: it counts as a match won.",
+        ]
+    else:
+        players = f"{other.pair.player_one} and {other.pair.player_two}"
+        subject = f"{head}: table {match.table_number}"
+        lines = [
+            f"Round {rnd.number}: {own.pair} plays at table {match.table_number} (mesa "
+            f"{match.table_number}).",
+            f"Opponents: {other.pair} ({players}).",
+        ]
+    if tournament.venue:
+        lines.append(f"Venue: {tournament.venue}.")
+    return subject, "\n".join(lines) + "\n"
