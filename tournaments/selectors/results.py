@@ -1,0 +1,370 @@
+"""Reads of the results area: the rules a partida is played by, its running score, the table's
+view through its link, a match's history for the organizer and the round board.
+
+Responsible for: loading rows with their relations in a bounded number of queries and folding
+a table's record through scoring/ (the fold is a read: the same hands always give the same
+state). The writes in tournaments/services/results.py use these reads to validate what they
+store, so a table sees exactly the state the service checked.
+
+Must not: write, or hold a rule of Mus (scoring/ does) or of who may write (clubs.roles does;
+services call it). Visibility of reads follows tournaments.selectors.tournaments: a published
+tournament is seen by everybody, anything else only by its peña's organizers (NotFound for the
+rest, so that a private tournament's existence does not leak).
+
+Terms: partida (a Match), mesa (table), pareja (pair; A and B in a match, seats A1, B1, A2, B2
+in speaking order), mano (the position that speaks first), juego (a game), vaca, piedras
+(stones), órdago, anotador (who keeps the score at the table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Prefetch, QuerySet
+
+from clubs.models import Player
+from clubs.roles import can_organize, require_organizer
+from config.errors import NotFound
+from scoring import (
+    EntryAfterEnd,
+    GameEntry,
+    HandOutcome,
+    MatchState,
+    RuleSet,
+    ScoringError,
+    apply_hand,
+    hand_from_json,
+    play_match,
+    record_games,
+)
+from scoring.jsonio import POSITIONS, outcome_to_json, state_to_json
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    HandEntry,
+    LatePenalty,
+    Match,
+    ResultSubmission,
+    Round,
+    Substitution,
+)
+from tournaments.selectors.rounds import phase_rules
+from tournaments.selectors.tournaments import tournament_is_published
+
+User = AbstractBaseUser | AnonymousUser | None
+
+#: Relations every read and write of a match needs (the tournament decides rules and rights).
+MATCH_RELATIONS = ("round__phase__tournament__club",)
+_PAIR_RELATIONS = (
+    "entry_a__pair__player_one",
+    "entry_a__pair__player_two",
+    "entry_b__pair__player_one",
+    "entry_b__pair__player_two",
+)
+
+
+# --- Rules in force ---------------------------------------------------------------------------
+
+
+def match_rules(*, match: Match) -> RuleSet:
+    """The tournament's rules with the phase's match format (the rounds area computes it)."""
+    return phase_rules(match.round.phase)
+
+
+# --- Late penalties and the running score ------------------------------------------------------
+
+
+def match_penalty_games(
+    *, match: Match, rules: RuleSet, penalties: list[LatePenalty] | None = None
+) -> list[GameEntry]:
+    """The games a late pair lost, as games won by its opponent before the first game played.
+
+    They are prepended to whatever the table enters (games or hands), in the order the penalties
+    were recorded; they carry no stones (0-0), only a winner. Penalty games stop once they
+    decide the match on their own (the engine refuses games after that), so a pair that is very
+    late simply loses the match.
+    """
+    if penalties is None:
+        penalties = list(match.late_penalties.order_by("created_at", "id"))
+    games: list[GameEntry] = []
+    state = MatchState.start(rules)
+    for penalty in penalties:
+        opponent = 1 if penalty.entry_id == match.entry_a_id else 0
+        for _ in range(penalty.games_lost):
+            if state.finished:
+                return games
+            games.append(GameEntry(None, opponent))
+            state = record_games(rules, games)
+    return games
+
+
+def first_mano_position(match: Match) -> int:
+    if match.first_mano not in POSITIONS:
+        return 0  # a bad value in the row is a bug elsewhere; A1 is the documented default
+    return POSITIONS.index(match.first_mano)
+
+
+def hand_records(rules: RuleSet, payloads: list[Any]) -> list:
+    """Parse a table's hands, naming the hand in the engine's error as jsonio.run does."""
+    records = []
+    for number, raw in enumerate(payloads, start=1):
+        try:
+            records.append(hand_from_json(raw, rules))
+        except ScoringError as error:
+            error.params.setdefault("hand", number)
+            error.message = f"Hand {number}: {error.message}"
+            error.args = (error.message,)
+            raise
+    return records
+
+
+def fold_hands(
+    rules: RuleSet, first_mano: int, penalty_games: list[GameEntry], records: list
+) -> tuple[MatchState, tuple[HandOutcome, ...]]:
+    """The match after the penalty games and then the hands, through the engine.
+
+    Without penalties this is scoring.play_match itself. With them, the games a late pair lost
+    are recorded first and the first hand played is still dealt with the match's first mano
+    (penalty games are not played, so they do not move the mano).
+    """
+    if not penalty_games:
+        return play_match(rules, records, first_mano)
+    state = record_games(rules, penalty_games)
+    state = replace(state, first_mano=first_mano, mano=first_mano, game_first_mano=first_mano)
+    outcomes = []
+    for number, record in enumerate(records, start=1):
+        try:
+            state, outcome = apply_hand(state, record)
+        except EntryAfterEnd as error:  # same wording as play_match
+            raise EntryAfterEnd(
+                f"Hand {number}: {error.message}", code=error.code, hand=number
+            ) from None
+        outcomes.append(outcome)
+    return state, tuple(outcomes)
+
+
+@dataclass(frozen=True)
+class RunningScore:
+    """The state a table resumes from: every hand so far, folded through the engine."""
+
+    hands: list[HandEntry]
+    state: MatchState
+    outcomes: tuple[HandOutcome, ...]
+    penalty_games: list[GameEntry]
+
+    def as_json(self) -> dict[str, Any]:
+        last = self.outcomes[-1] if self.outcomes else None
+        return {
+            "hands": [{"number": h.number, "hand": h.payload} for h in self.hands],
+            "state": state_to_json(self.state),
+            "last_hand": outcome_to_json(len(self.outcomes), last) if last else None,
+            "penalty_games": len(self.penalty_games),
+        }
+
+
+def match_running_score(*, match: Match, upto: int | None = None) -> RunningScore:
+    """Fold the match's recorded hands (up to hand number ``upto``) with its penalty games."""
+    rules = match_rules(match=match)
+    hands = list(match.hands.order_by("number"))
+    if upto is not None:
+        hands = [h for h in hands if h.number <= upto]
+    penalties = match_penalty_games(match=match, rules=rules)
+    records = hand_records(rules, [h.payload for h in hands])
+    state, outcomes = fold_hands(rules, first_mano_position(match), penalties, records)
+    return RunningScore(hands, state, outcomes, penalties)
+
+
+# --- The match as an answer --------------------------------------------------------------------
+
+
+def match_side_of(match: Match, entry_id: int | None) -> str | None:
+    if entry_id is None:
+        return None
+    if entry_id == match.entry_a_id:
+        return "a"
+    if entry_id == match.entry_b_id:
+        return "b"
+    return None
+
+
+def match_snapshot(match: Match) -> dict[str, Any]:
+    """The match's result fields as plain data: what write answers carry and the audit keeps."""
+
+    def when(value):
+        return value.isoformat() if value else None
+
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "kind": match.kind,
+        "version": match.version,
+        "winner": match_side_of(match, match.winner_id),
+        "games": {"a": match.games_a, "b": match.games_b},
+        "vacas": {"a": match.vacas_a, "b": match.vacas_b},
+        "stones": {"a": match.stones_a, "b": match.stones_b},
+        "result": match.result,
+        "started_at": when(match.started_at),
+        "confirmed_at": when(match.confirmed_at),
+    }
+
+
+# --- Who may read what ------------------------------------------------------------------------
+
+
+def _match_not_found(match_id: int) -> NotFound:
+    return NotFound(
+        f"There is no match {match_id}, or its tournament is not published and you do not "
+        "organize its peña. Check the link, or sign in as one of its organizers.",
+        code="match_not_found",
+        match=match_id,
+    )
+
+
+def match_get(*, match_id: int, user: User) -> Match:
+    """The match if ``user`` may see its tournament (and its round, if still a draft)."""
+    match = Match.objects.select_related(*MATCH_RELATIONS).filter(pk=match_id).first()
+    if match is None:
+        raise _match_not_found(match_id)
+    tournament = match.round.phase.tournament
+    organizer = can_organize(user, tournament.club)
+    if not organizer and (
+        not tournament_is_published(tournament) or match.round.status == Round.Status.DRAFT
+    ):
+        raise _match_not_found(match_id)
+    return match
+
+
+def match_for_organizer(*, match_id: int, user: User) -> Match:
+    """The match for its peña's organizers: 404 where it is not visible, 403 where it is."""
+    match = match_get(match_id=match_id, user=user)
+    require_organizer(user, match.round.phase.tournament.club)
+    return match
+
+
+def match_history(*, match: Match) -> Match:
+    """The match with its submissions (and who made them), late penalties, hands and audit
+    trail, for the organizer's desk; a fixed number of queries."""
+    return (
+        Match.objects.select_related(*MATCH_RELATIONS, *_PAIR_RELATIONS)
+        .prefetch_related(
+            Prefetch(
+                "submissions",
+                queryset=ResultSubmission.objects.select_related("created_by").order_by("id"),
+            ),
+            Prefetch("audit", queryset=AuditEntry.objects.select_related("actor")),
+            Prefetch("late_penalties", queryset=LatePenalty.objects.order_by("created_at", "id")),
+        )
+        .annotate(hand_count=Count("hands"))
+        .get(pk=match.pk)
+    )
+
+
+# --- The table's view through its link ----------------------------------------------------------
+
+
+def _player_name(player: Player | None) -> str:
+    return str(player) if player is not None else ""
+
+
+def _pair_view(match: Match, entry: Entry | None, letter: str, subs: dict) -> dict[str, Any]:
+    if entry is None:
+        return {"entry_id": None, "name": "", "players": []}
+    pair = entry.pair
+    players = []
+    for number, player in ((1, pair.player_one), (2, pair.player_two)):
+        sub = subs.get((entry.pk, player.pk))
+        players.append(
+            {
+                "seat": f"{letter}{number}",
+                "name": _player_name(sub.substitute if sub else player),
+                "substitute_for": _player_name(player) if sub else None,
+            }
+        )
+    return {"entry_id": entry.pk, "name": str(pair), "players": players}
+
+
+def table_view(*, match: Match) -> dict[str, Any]:
+    """What a table's phone shows: where, who sits where, who is mano first, the rules in force,
+    the running score, any late penalty, and the versions entered so far (both in a dispute)."""
+    match = Match.objects.select_related(*MATCH_RELATIONS, *_PAIR_RELATIONS).get(pk=match.pk)
+    subs = {
+        (s.entry_id, s.replaced_id): s
+        for s in Substitution.objects.filter(match=match).select_related("substitute")
+    }
+    pairs = {
+        "a": _pair_view(match, match.entry_a, "A", subs),
+        "b": _pair_view(match, match.entry_b, "B", subs),
+    }
+    seats = {p["seat"]: p["name"] for pair in pairs.values() for p in pair["players"]}
+    rules = match_rules(match=match)
+    penalties = list(match.late_penalties.order_by("created_at", "id"))
+    submissions = [
+        s for s in match.submissions.order_by("id") if "confirms" not in (s.payload or {})
+    ]
+    running = match_running_score(match=match)
+    phase = match.round.phase
+    return {
+        "match": match_snapshot(match),
+        "tournament": {"id": phase.tournament_id, "name": phase.tournament.name},
+        "phase": {"id": phase.pk, "name": phase.name},
+        "round": {"id": match.round_id, "number": match.round.number},
+        "table_number": match.table_number,
+        "bracket_key": match.bracket_key,
+        "pairs": pairs,
+        "first_mano": match.first_mano,
+        "first_mano_player": seats.get(match.first_mano, ""),
+        "rules": rules.as_dict(),
+        "late_penalties": [
+            {
+                "side": match_side_of(match, p.entry_id),
+                "minutes_late": p.minutes_late,
+                "games_lost": p.games_lost,
+            }
+            for p in penalties
+        ],
+        "submissions": [
+            {"id": s.pk, "side": s.side, "summary": s.summary, "created_at": s.created_at}
+            for s in submissions
+        ],
+        "running": running.as_json(),
+    }
+
+
+# --- The round board --------------------------------------------------------------------------
+
+
+def _round_not_found(round_id: int) -> NotFound:
+    return NotFound(
+        f"There is no round {round_id}, or it is not published and you do not organize its "
+        "peña. Check the link, or sign in as one of its organizers.",
+        code="round_not_found",
+        round=round_id,
+    )
+
+
+def round_get(*, round_id: int, user: User) -> Round:
+    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
+    if rnd is None:
+        raise _round_not_found(round_id)
+    tournament = rnd.phase.tournament
+    if not can_organize(user, tournament.club) and (
+        not tournament_is_published(tournament) or rnd.status == Round.Status.DRAFT
+    ):
+        raise _round_not_found(round_id)
+    return rnd
+
+
+def round_board(*, rnd: Round) -> QuerySet[Match]:
+    """Every table of the round with its pairs, status and how much was entered; the query
+    count does not grow with the number of tables."""
+    return (
+        Match.objects.filter(round=rnd)
+        .select_related(*_PAIR_RELATIONS)
+        .annotate(
+            submission_count=Count("submissions", distinct=True),
+            hand_count=Count("hands", distinct=True),
+        )
+        .order_by("table_number", "id")
+    )
