@@ -110,6 +110,10 @@ TEMPLATES = [
     },
 ]
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "web:organizer-home"
+LOGOUT_REDIRECT_URL = "home"
+
 # --- Database -------------------------------------------------------------------------------
 
 # No ATOMIC_REQUESTS: each service opens its own transaction.atomic() (see STYLE.md).

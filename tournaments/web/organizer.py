@@ -1,0 +1,3 @@
+"""Pages of the organizer area (being written)."""
+
+urlpatterns: list = []

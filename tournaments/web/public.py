@@ -1,0 +1,3 @@
+"""Pages of the public area (being written)."""
+
+urlpatterns: list = []

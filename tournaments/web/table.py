@@ -1,0 +1,3 @@
+"""Pages of the table area (being written)."""
+
+urlpatterns: list = []
