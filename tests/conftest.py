@@ -50,6 +50,8 @@ hypothesis_settings.load_profile("ci" if settings.CI else "dev")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Factories hash a password for every user; the real hasher is slow on purpose.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Here, before any test: even an eager .delay() opens (and caches) a producer pool on the
     # configured broker, so the broker cannot be switched later in the session.
     celery_app.conf.broker_url = celery_app.conf.result_backend = _test_broker_url()
