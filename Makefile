@@ -9,7 +9,7 @@ MANAGE := $(PY) manage.py
 .PHONY: help bootstrap run test lint format lock worker clean
 
 help:
-	@echo "make run     install, migrate, load demo data (if any), serve on 127.0.0.1:8000"
+	@echo "make run     install, migrate, load the demo tournament, serve on 127.0.0.1:8000"
 	@echo "make test    install, ruff check + format check, pytest tests/"
 	@echo "make format  apply ruff format and ruff's safe fixes"
 	@echo "make lock    regenerate requirements.lock from pyproject.toml"
@@ -20,8 +20,7 @@ bootstrap:
 
 run: bootstrap
 	$(MANAGE) migrate --noinput
-	@# The demo command arrives in a later change; skip it until it exists.
-	@if $(MANAGE) help demo >/dev/null 2>&1; then $(MANAGE) demo; fi
+	$(MANAGE) demo
 	$(MANAGE) runserver 127.0.0.1:8000
 
 lint: bootstrap

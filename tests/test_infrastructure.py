@@ -53,6 +53,7 @@ SETUP = "import django; django.setup(); from django.conf import settings; "
 # --- Pages and API --------------------------------------------------------------------------
 
 
+@pytest.mark.django_db  # the home page lists the published tournaments
 def test_home_page_is_in_spanish(client):
     response = client.get(reverse("home"))
 

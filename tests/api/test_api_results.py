@@ -8,6 +8,7 @@ import base64
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import (
@@ -177,6 +178,39 @@ def test_write_errors_have_one_body_shape(client, match):
     assert error_of(reused) == (409, "idempotency_key_reused")
     own = post(client, table(match, "confirm"), {"side": "a", "version": 1}, key="k3")
     assert error_of(own) == (409, "own_submission")
+
+
+def _offset(iso: str) -> str:
+    return iso[-6:]
+
+
+def test_the_times_of_a_result_are_local_like_every_other_time(client, desk, match):
+    """started_at and confirmed_at in write answers, replays and the history come in the
+    server's TIME_ZONE (Europe/Madrid: +01:00 or +02:00), as the submissions' times do, not in
+    UTC: a client showing them as they come shows the same clock everywhere."""
+    data = {"side": "a", "version": 0, "games": A_WINS}
+    submitted = post(client, table(match, "submit"), data, key="a-1").json()
+    at_the_table = client.get(table(match)).json()
+    confirmed = post(client, table(match, "confirm"), {"side": "b", "version": 1}, "b-1").json()
+    match.refresh_from_db()
+    started = timezone.localtime(match.started_at).isoformat()
+    confirmed_at = timezone.localtime(match.confirmed_at).isoformat()
+    assert _offset(started) in ("+01:00", "+02:00")  # Madrid is never UTC
+
+    assert submitted["match"]["started_at"] == started
+    assert submitted["match"]["confirmed_at"] is None
+    assert at_the_table["match"]["started_at"] == started
+    assert _offset(submitted["submission"]["created_at"]) == _offset(started)
+    assert confirmed["match"]["started_at"] == started
+    assert confirmed["match"]["confirmed_at"] == confirmed_at
+    replayed = post(client, table(match, "confirm"), {"side": "b", "version": 1}, "b-1").json()
+    assert replayed["match"]["confirmed_at"] == confirmed_at
+    history = desk.get(url("results-match", match_id=match.pk)).json()
+    assert history["match"]["started_at"] == started
+    assert history["match"]["confirmed_at"] == confirmed_at
+    assert {_offset(a["created_at"]) for a in history["audit"]} == {_offset(started)}
+    board = desk.get(url("results-round-board", round_id=match.round_id)).json()
+    assert board["tables"][0]["confirmed_at"] == confirmed_at
 
 
 def test_different_versions_are_a_dispute_shown_to_the_table(client, match):

@@ -21,7 +21,10 @@ Terms: mesa (table), pareja (pair a/b), partida (match), mano, juego (game), vac
 
 from __future__ import annotations
 
+import contextlib
+
 from django.urls import path
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -83,6 +86,22 @@ class PairCountSerializer(serializers.Serializer):
     b = serializers.IntegerField()
 
 
+class SnapshotDateTimeField(serializers.DateTimeField):
+    """A time of the match's snapshot, in local time like every other time in the API.
+
+    The snapshot (selectors.match_snapshot, also what the audit keeps and a replayed write
+    answers) holds ISO strings in UTC, and DRF's DateTimeField passes strings through as they
+    are: parse them, so that the field localizes them (TIME_ZONE) as it does a datetime.
+    """
+
+    def to_representation(self, value):
+        if isinstance(value, str):
+            # Well formed but not a real time (ValueError): show what is stored.
+            with contextlib.suppress(ValueError):
+                value = parse_datetime(value) or value
+        return super().to_representation(value)
+
+
 class MatchStateSerializer(serializers.Serializer):
     """The match's result fields; ``version`` is what the next write must send."""
 
@@ -98,8 +117,8 @@ class MatchStateSerializer(serializers.Serializer):
     vacas = PairCountSerializer()
     stones = PairCountSerializer()
     result = serializers.JSONField(allow_null=True, help_text="scoring's state, once confirmed")
-    started_at = serializers.DateTimeField(allow_null=True)
-    confirmed_at = serializers.DateTimeField(allow_null=True)
+    started_at = SnapshotDateTimeField(allow_null=True)
+    confirmed_at = SnapshotDateTimeField(allow_null=True)
 
 
 class SubmissionSerializer(serializers.Serializer):

@@ -1,3 +1,585 @@
-"""Pages of the table area (being written)."""
+"""Pages of the table area: what the phones at a table show through the table's secret link.
 
-urlpatterns: list = []
+Responsible for: the pages behind ``/mesa/<token>/`` (the QR printed on the table sheet): the
+table (where, who sits where, who is mano first, the rules in force), the quick entry of the
+result (each game's stones, or only its winner), the anotador (hand by hand: the bets of each
+lance, what each player declared, the hand's stones as scoring/ counts them), the other pair's
+confirmation or its own version, the receipt of what was recorded, and the closed link once the
+result is confirmed. Each POST calls the same service as the API's table door
+(tournaments.services.results) and redirects (POST/redirect/GET); a domain or engine error is
+shown on the same page, with what the person typed kept, through ``error_text``.
+
+The token in the path is the credential, as in the API: no login, and no CSRF token either (a
+site that does not know the token cannot post to it, and a phone that sends a result it kept
+while offline must not fail hours later on a rotated cookie). Every write carries the version
+the page was rendered with and an idempotency key rendered into the form, so a retry (double
+tap, the offline queue of static/js/table.js) records nothing twice.
+
+Must not: hold a rule of Mus (scoring/ decides winners, games, vacas and when a partida ends;
+the page's JavaScript only shows a running tally) or of who may write (the services check).
+Form fields are turned into scoring's JSON form here and nothing more: "A:"/"B:" in a bet is
+the pair as the people at the table see it, written as "mano:"/"postre:" for this hand.
+
+Terms: mesa (table), pareja A/B, asiento (seat: A1, B1, A2, B2 in speaking order), mano and
+postre (of a hand), lance (grande, chica, pares, juego/punto), envido, N más, quiero, no
+quiero, paso, órdago, piedras, amarracos (5 piedras), juego (a game), vaca, partida, anotador.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.errors import DomainError, Invalid, NotFound
+from scoring import ScoringError, amarracos
+from scoring.jsonio import POSITIONS, outcome_to_json
+from tournaments.models import Match, Round
+from tournaments.selectors.results import MATCH_RELATIONS, match_running_score, table_view
+from tournaments.services import results as services
+from tournaments.web.error_text import error_text
+
+LANCES = ("grande", "chica", "pares", "juego")
+PARES = ("none", "par", "medias", "duples")
+JUEGOS = ("none", "31", "32", "33", "34", "35", "36", "37", "40", "other", "31 real")
+TEAMS = ("A", "B")
+OPEN = (Match.Status.PENDING, Match.Status.IN_PROGRESS)
+#: rows of the quick entry rendered at most (static/js/table.js adds more when they fill)
+MAX_ROWS = 15
+#: "A: envido" / "b:2 más": an action said by pareja A or B
+_PAIR_PREFIX = re.compile(r"^\s*([AaBb])\s*:\s*(.*)$")
+#: g3_a, g3_b (stones), g3_w (winner), g3_o (órdago): row 3 of the quick entry
+_ROW_FIELD = re.compile(r"^g(\d{1,3})_[abwo]$")
+
+
+# --- Reaching the match ---------------------------------------------------------------------
+
+
+def _table(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the link's token: an unknown link gets its own page (404), a confirmed match's
+    link the closed page with the final result (and the error, if this was a write)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+        key = request.POST.get("idempotency_key", "") if request.method == "POST" else ""
+        try:
+            match = services.match_for_token(token=token, idempotency_key=key)
+        except NotFound as exc:
+            return _error_page(request, exc, status=404)
+        except DomainError as exc:
+            if exc.code != "link_closed":
+                return _error_page(request, exc, status=exc.status)
+            posted = request.method == "POST"
+            return _closed_page(
+                request, token, error=exc if posted else None, status=409 if posted else 200
+            )
+        try:
+            return view(request, match, **kwargs)
+        except ScoringError as exc:  # hands stored before the rules changed, say
+            return _error_page(request, exc, status=400)
+
+    return wrapper
+
+
+def _closed_match(token: str) -> Match | None:
+    # The services' match_for_token refuses a confirmed match's link (link_closed); the closed
+    # page still shows its final result, so it reads the match itself. One read, no rule.
+    return Match.objects.select_related(*MATCH_RELATIONS).filter(token=token).first()
+
+
+def _error_page(request: HttpRequest, exc: Exception, *, status: int) -> HttpResponse:
+    context = {"error": error_text(exc), "missing": status == 404}
+    return render(request, "tables/error.html", context, status=status)
+
+
+def _closed_page(
+    request: HttpRequest, token: str, *, error: Exception | None = None, status: int = 200
+) -> HttpResponse:
+    match = _closed_match(token)
+    if match is None:
+        return _error_page(
+            request,
+            NotFound("This table link is not valid.", code="table_link_unknown"),
+            status=404,
+        )
+    context = _context(request, match)
+    context["error"] = error_text(error) if error is not None else ""
+    context["error_reload"] = error is not None
+    return render(request, "tables/confirmed.html", context, status=status)
+
+
+# --- What every page shows --------------------------------------------------------------------
+
+
+def _side_key(match: Match) -> str:
+    return f"table-side-{match.pk}"
+
+
+def _remember_side(request: HttpRequest, match: Match, side: str) -> None:
+    """This phone's pair, so that it waits for the other pair instead of confirming itself."""
+    if side in services.PAIR_SIDES:
+        request.session[_side_key(match)] = side
+
+
+def _other(side: str) -> str:
+    return services.SIDE_B if side == services.SIDE_A else services.SIDE_A
+
+
+def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    view = table_view(match=match)
+    state = view["match"]
+    rules = view["rules"]
+    players = {p["seat"]: p for pair in view["pairs"].values() for p in pair["players"]}
+    versions = [s for s in view["submissions"] if s["side"] in services.PAIR_SIDES]
+    latest = {s["side"]: s for s in versions}
+    remembered = request.session.get(_side_key(match), "")
+    status = state["status"]
+    published = match.round.status == Round.Status.PUBLISHED
+    playable = match.kind != Match.Kind.BYE and bool(match.entry_a_id and match.entry_b_id)
+    submitted_by = versions[-1]["side"] if status == Match.Status.SUBMITTED and versions else ""
+    running = view["running"]
+    return {
+        "token": match.token,
+        "view": view,
+        "state": state,
+        "rules": rules,
+        "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in POSITIONS},
+        "open": published and playable and status != Match.Status.CONFIRMED,
+        "published": published,
+        "playable": playable,
+        "status": status,
+        "remembered": remembered,
+        "submitted_by": submitted_by,
+        "submitted": _totals(latest[submitted_by]["summary"]) if submitted_by else None,
+        "confirm_side": _other(submitted_by) if submitted_by else "",
+        "waiting": bool(submitted_by) and remembered == submitted_by,
+        "versions": [
+            {**latest[s], "summary": _totals(latest[s]["summary"]), "other": _other(s)}
+            for s in services.PAIR_SIDES
+            if s in latest
+        ],
+        "result": _totals(state["result"]),
+        "hands_count": len(running["hands"]),
+        "running_state": running["state"],
+        "penalty_games": running["penalty_games"],
+        "version": state["version"],
+        "key": str(uuid.uuid4()),
+        "error": "",
+        "js_texts": _js_texts(),
+    }
+
+
+def _totals(summary: dict | None) -> dict | None:
+    """A result (scoring's state) with the games each pair won, for the summary table."""
+    if not summary:
+        return None
+    won = {team: sum(1 for g in summary["games"] if g["winner"] == team) for team in TEAMS}
+    return {**summary, "won": won}
+
+
+def _js_texts() -> dict[str, str]:
+    """What static/js/table.js says to the person, translated here (no JS catalogue)."""
+    return {
+        "saved": _("Guardado en el móvil: se enviará al recuperar la conexión."),
+        "sending": _("Enviando…"),
+        "sent": _("Enviado."),
+        "games": _("Juegos de la vaca: A {a} – B {b}"),
+        "vacas": _("Vacas: A {a} – B {b}"),
+        "decided": _("Partida decidida: gana la pareja {p}. Revisa y envía."),
+        "wins": _("gana {p}"),
+        "open": _("sin terminar"),
+        "extra": _("sobra: la partida ya estaba decidida"),
+        "juego": _("Juego"),
+        "punto": _("Punto"),
+    }
+
+
+def _max_games(rules: dict) -> int:
+    """The most games a partida can last: every vaca and every game to its deciding one."""
+    return (2 * rules["vacas_per_match"] - 1) * (2 * rules["games_per_vaca"] - 1)
+
+
+def _game_rows(context: dict, post: Any = None) -> list[dict]:
+    """The quick entry's rows: what was typed (after an error), else the games the anotador
+    already closed (so a table can play a game hand by hand and enter the rest quickly)."""
+    skip = context["penalty_games"]
+    played = context["running_state"]["games"][skip:]
+    # Long formats (3 vacas of 5 games...) would make the page heavy for a cheap phone: the
+    # page's script adds rows as they fill (without it, a longer partida needs the organizer).
+    count = max(min(_max_games(context["rules"]) - skip, MAX_ROWS), len(played) + 1)
+    if post is not None:
+        count = max([count, *_posted_rows(post)])
+    rows = []
+    for n in range(1, count + 1):
+        if post is not None:
+            row = {
+                "a": post.get(f"g{n}_a", ""),
+                "b": post.get(f"g{n}_b", ""),
+                "w": post.get(f"g{n}_w", ""),
+                "o": post.get(f"g{n}_o") == "on",
+            }
+        elif n <= len(played):
+            game = played[n - 1]
+            row = {
+                "a": game["stones"]["A"],
+                "b": game["stones"]["B"],
+                "w": game["winner"] if game["ordago"] else "",
+                "o": game["ordago"],
+            }
+        else:
+            row = {"a": "", "b": "", "w": "", "o": False}
+        rows.append({"n": n, **row})
+    return rows
+
+
+def _render_table(
+    request: HttpRequest,
+    match: Match,
+    *,
+    error: Exception | None = None,
+    post: Any = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = _context(request, match)
+    context["rows"] = _game_rows(context, post)
+    context["penalty_winners"] = [
+        g["winner"] for g in context["running_state"]["games"][: context["penalty_games"]]
+    ]
+    context["side"] = (post.get("side", "") if post is not None else "") or context["remembered"]
+    if error is not None:
+        context["error"] = _table_error(error, context)
+        context["error_reload"] = _status(error) == 409
+    return render(request, "tables/table.html", context, status=status)
+
+
+def _table_error(exc: Exception, context: dict) -> str:
+    if getattr(exc, "code", "") == "stale_version":
+        if context["status"] in OPEN:
+            return _("Se ha apuntado algo desde otro móvil; recarga la página para verlo.")
+        return _("La otra pareja ya envió un resultado; recarga la página para verlo.")
+    return error_text(exc)
+
+
+def _status(exc: Exception) -> int:
+    return getattr(exc, "status", 400)
+
+
+def _device(request: HttpRequest) -> str:
+    return (request.headers.get("User-Agent") or "")[:200]
+
+
+def _version(post: Any) -> int:
+    try:
+        return int(post.get("version", ""))
+    except ValueError:
+        raise Invalid(
+            _("A la página le falta la versión del resultado: recarga la página."),
+            code="version_missing",
+        ) from None
+
+
+# --- The table and the quick entry ------------------------------------------------------------
+
+
+@require_GET
+@_table
+def table_page(request: HttpRequest, match: Match) -> HttpResponse:
+    return _render_table(request, match)
+
+
+def _number(raw: str) -> Any:
+    raw = raw.strip()
+    if not raw:
+        return 0
+    return int(raw) if raw.isdigit() else raw  # anything else: the engine names the game
+
+
+def _posted_rows(post: Any) -> list[int]:
+    """The numbers of the quick entry's rows in a POST (the script may have added some)."""
+    return sorted({int(found[1]) for key in post if (found := _ROW_FIELD.match(key))})
+
+
+def _games_from_post(post: Any) -> list[dict]:
+    """Each filled row as scoring's game: its stones (a blank one is 0), its winner if marked,
+    and "ordago" if won by one. Empty rows are skipped."""
+    games = []
+    for n in _posted_rows(post):
+        a, b = post.get(f"g{n}_a", "").strip(), post.get(f"g{n}_b", "").strip()
+        winner = post.get(f"g{n}_w", "")
+        ordago = post.get(f"g{n}_o") == "on"
+        if not (a or b or winner in TEAMS or ordago):
+            continue
+        game: dict[str, Any] = {}
+        if a or b:
+            game["stones"] = [_number(a), _number(b)]
+        if winner in TEAMS:
+            game["winner"] = winner
+        if ordago:
+            game["ordago"] = True
+        games.append(game)
+    return games
+
+
+@csrf_exempt
+@require_POST
+@_table
+def table_result_submit(request: HttpRequest, match: Match) -> HttpResponse:
+    """A pair's version of the result: the games entered quickly, or the anotador's hands."""
+    post = request.POST
+    side = post.get("side", "")
+    recorded = post.get("hands") == services.RECORDED
+    payload = {"hands": services.RECORDED} if recorded else {"games": _games_from_post(post)}
+    try:
+        answer = services.match_result_submit(
+            match=match,
+            side=side,
+            payload=payload,
+            idempotency_key=post.get("idempotency_key", ""),
+            version=_version(post),
+            via=services.LINK,
+            device=_device(request),
+        )
+    except (DomainError, ScoringError) as exc:
+        if recorded:
+            return _render_hands(request, match, error=exc, post=post, status=_status(exc))
+        return _render_table(request, match, error=exc, post=post, status=_status(exc))
+    _remember_side(request, match, side)
+    return redirect("web:table-receipt", token=match.token, submission_id=answer.submission.pk)
+
+
+@csrf_exempt
+@require_POST
+@_table
+def table_result_confirm(request: HttpRequest, match: Match) -> HttpResponse:
+    """The other pair agrees with the version entered (or, in a dispute, accepts the other's)."""
+    post = request.POST
+    side = post.get("side", "")
+    try:
+        answer = services.match_result_confirm(
+            match=match,
+            side=side,
+            idempotency_key=post.get("idempotency_key", ""),
+            version=_version(post),
+            via=services.LINK,
+            device=_device(request),
+        )
+    except (DomainError, ScoringError) as exc:
+        return _render_table(request, match, error=exc, status=_status(exc))
+    _remember_side(request, match, side)
+    return redirect("web:table-receipt", token=match.token, submission_id=answer.submission.pk)
+
+
+@require_GET
+@_table
+def table_receipt(request: HttpRequest, match: Match, submission_id: int) -> HttpResponse:
+    """Exactly what was recorded, and what happens next (confirmation, dispute)."""
+    context = _context(request, match)
+    receipt = next((s for s in context["view"]["submissions"] if s["id"] == submission_id), None)
+    if receipt is None or receipt["side"] not in services.PAIR_SIDES:
+        error = NotFound(
+            _("Este recibo no es de esta mesa. Vuelve a la página de la mesa."),
+            code="receipt_unknown",
+        )
+        return _error_page(request, error, status=404)
+    context["receipt"] = receipt
+    context["receipt_summary"] = _totals(receipt["summary"])
+    return render(request, "tables/receipt.html", context)
+
+
+# --- Hand by hand (anotador) --------------------------------------------------------------------
+
+
+def _juego(raw: str) -> Any:
+    return int(raw) if raw.isdigit() else raw
+
+
+def _hand_from_post(post: Any) -> dict:
+    """The hand in scoring's JSON form, relative to its mano, from the anotador's form.
+
+    The form lists the players in seat order from this hand's mano (``mano`` is the position
+    the page showed as mano); pairs are A and B on the page and mano/postre in the hand.
+    """
+    mano = post.get("mano", "")
+    if mano not in POSITIONS:
+        raise Invalid(
+            _("A la página le falta quién es mano: recarga la página."), code="mano_missing"
+        )
+    mano_team = POSITIONS.index(mano) % 2
+    pair_word = {TEAMS[mano_team]: "mano", TEAMS[1 - mano_team]: "postre"}
+    pares = [post.get(f"pares_{s}", "none") or "none" for s in range(4)]
+    juego = [_juego(post.get(f"juego_{s}", "none") or "none") for s in range(4)]
+    declarations: dict[str, Any] = {"pares": pares, "juego": juego}
+    punto = [post.get(f"punto_{s}", "").strip() for s in range(4)]
+    nobody_juego = all(j == "none" for j in juego)
+    if nobody_juego and any(punto):
+        if not all(punto):
+            raise Invalid(
+                _(
+                    "Escribe el punto de los cuatro jugadores, o de ninguno y marca qué pareja "
+                    "ganó el punto."
+                ),
+                code="punto_missing",
+            )
+        declarations["punto"] = [int(p) if p.isdigit() else p for p in punto]
+    winners = {}
+    for lance in LANCES:
+        side = post.get(f"win_{lance}", "")
+        if side in TEAMS:
+            name = "punto" if lance == "juego" and nobody_juego else lance
+            winners[name] = pair_word[side]
+    declarations["winners"] = winners
+    bets = {}
+    for lance in LANCES:
+        actions = []
+        for said in post.get(f"bets_{lance}", "").split(","):
+            said = said.strip()
+            if not said:
+                continue
+            named = _PAIR_PREFIX.match(said)
+            actions.append(f"{pair_word[named[1].upper()]}: {named[2]}" if named else said)
+        if actions:
+            bets[lance] = actions  # "juego" also carries punto's bets (scoring.jsonio)
+    return {"declarations": declarations, "bets": bets}
+
+
+def _team_of(position: str, pair: str) -> str:
+    """The team (A/B) of pareja mano/postre in a hand whose mano sat at ``position``."""
+    mano_team = POSITIONS.index(position) % 2
+    return TEAMS[mano_team if pair == "mano" else 1 - mano_team]
+
+
+def _hand_rows(match: Match) -> list[dict]:
+    """Each hand recorded: who was mano, the stones each pair counted and the game after it."""
+    running = match_running_score(match=match)
+    rows = []
+    for number, outcome in enumerate(running.outcomes, start=1):
+        data = outcome_to_json(number, outcome)
+        got = {"A": 0, "B": 0}
+        events = []
+        for event in data["counted"]:
+            team = _team_of(data["mano"], event["pair"])
+            got[team] += event["stones"]
+            events.append({**event, "team": team})
+        piles = {team: amarracos(stones) for team, stones in got.items()}
+        rows.append({**data, "got": got, "piles": piles, "events": events})
+    return rows
+
+
+def _pares_choices() -> list[tuple[str, str]]:
+    labels = {"none": _("sin pares"), "par": _("par"), "medias": _("medias"), "duples": _("duples")}
+    return [(value, labels[value]) for value in PARES]
+
+
+def _juego_choices(*, real: bool) -> list[tuple[str, str]]:
+    labels = {"none": _("sin juego"), "other": _("juego (otro)"), "31 real": _("31 real")}
+    return [(v, labels.get(v, v)) for v in JUEGOS if v != "31 real" or real]
+
+
+def _render_hands(
+    request: HttpRequest,
+    match: Match,
+    *,
+    error: Exception | None = None,
+    post: Any = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = _context(request, match)
+    state = context["running_state"]
+    mano = state["next_mano"]
+    start = POSITIONS.index(mano)
+    order = [POSITIONS[(start + seat) % 4] for seat in range(4)]
+    post = post if post is not None else {}
+    context.update(
+        {
+            "hands": _hand_rows(match),
+            "mano": mano,
+            "mano_team": mano[0],
+            "postre_team": TEAMS[1 - POSITIONS.index(mano) % 2],
+            "number": state["hands"] + 1,
+            "players": [
+                {
+                    "seat": seat,
+                    "position": position,
+                    "team": position[0],
+                    "name": context["seats"][position]["name"],
+                    "pares": post.get(f"pares_{seat}", "none"),
+                    "juego": post.get(f"juego_{seat}", "none"),
+                    "punto": post.get(f"punto_{seat}", ""),
+                }
+                for seat, position in enumerate(order)
+            ],
+            "lances": [
+                {
+                    "name": lance,
+                    "bets": post.get(f"bets_{lance}", ""),
+                    "winner": post.get(f"win_{lance}", ""),
+                }
+                for lance in LANCES
+            ],
+            "amarracos": {t: amarracos(state["stones"][t]) for t in TEAMS},
+            "pares_choices": _pares_choices(),
+            "juego_choices": _juego_choices(real=context["rules"]["real_31"] != "off"),
+            "hand_entry": context["open"] and context["status"] in OPEN,
+            "side": post.get("side", "") or context["remembered"],
+        }
+    )
+    context["reload_url"] = reverse("web:table-hands", kwargs={"token": match.token})
+    if error is not None:
+        context["error"] = _table_error(error, context)
+        context["error_reload"] = _status(error) == 409
+    return render(request, "tables/hands.html", context, status=status)
+
+
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+@_table
+def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
+    """The anotador: the score so far and the form of the next hand (POST records it)."""
+    if request.method != "POST":
+        return _render_hands(request, match)
+    post = request.POST
+    try:
+        services.match_hand_add(
+            match=match,
+            hand=_hand_from_post(post),
+            idempotency_key=post.get("idempotency_key", ""),
+            version=_version(post),
+            via=services.LINK,
+            device=_device(request),
+        )
+    except (DomainError, ScoringError) as exc:
+        return _render_hands(request, match, error=exc, post=post, status=_status(exc))
+    return redirect("web:table-hands", token=match.token)
+
+
+@csrf_exempt
+@require_POST
+@_table
+def table_hand_undo(request: HttpRequest, match: Match) -> HttpResponse:
+    """Remove the last hand recorded (a mistake at the table)."""
+    try:
+        services.match_hand_undo(
+            match=match, version=_version(request.POST), via=services.LINK, device=_device(request)
+        )
+    except (DomainError, ScoringError) as exc:
+        return _render_hands(request, match, error=exc, status=_status(exc))
+    return redirect("web:table-hands", token=match.token)
+
+
+urlpatterns = [
+    path("mesa/<str:token>/", table_page, name="table"),
+    path("mesa/<str:token>/resultado/", table_result_submit, name="table-submit"),
+    path("mesa/<str:token>/confirmar/", table_result_confirm, name="table-confirm"),
+    path("mesa/<str:token>/anotador/", table_hands, name="table-hands"),
+    path("mesa/<str:token>/anotador/deshacer/", table_hand_undo, name="table-hand-undo"),
+    path("mesa/<str:token>/recibo/<int:submission_id>/", table_receipt, name="table-receipt"),
+]

@@ -1,0 +1,166 @@
+/* Live fragments for the public pages, and the rotation of the venue's big screen.
+ *
+ * [data-live-src]: the element's content is fetched again from that URL every
+ *   data-live-every seconds (and at once with data-live-now). A failed fetch keeps what is
+ *   shown and marks the element .offline until the next one works.
+ * [data-rotate]: the big screen. Its .slide sections (tables, standings) are shown side by
+ *   side when both fit on the screen (at up to 80 % of the normal type size); otherwise one at
+ *   a time, each for data-rotate seconds, showing every screenful of a slide before going on
+ *   to the next one. A slide's [data-page] body is paged down ("y": the first row cut at the
+ *   bottom comes to the top) or across ("x": standings flowing in columns, two at a time).
+ *   Pages are moved with a CSS transform, not by scrolling, so that a refresh of the content
+ *   keeps the page that was on the screen.
+ * No dependencies, no build step; without JavaScript the page reloads itself (meta refresh).
+ */
+(function () {
+  "use strict";
+
+  // Smallest type first read from across the bar: 80 % of the screen's normal size.
+  var SCALES = [1, 0.9, 0.8];
+
+  function Rotation(root) {
+    var seconds = parseInt(root.getAttribute("data-rotate"), 10) || 12;
+    var index = 0; // the slide shown when rotating
+    var at = []; // the page each slide is on
+
+    function slides() {
+      return Array.prototype.slice.call(root.querySelectorAll(".slide"));
+    }
+
+    function body(slide) {
+      return slide.querySelector("[data-page]");
+    }
+
+    function overflows(slide) {
+      return slide.scrollHeight > slide.clientHeight + 2;
+    }
+
+    // Where each page of a slide starts, in pixels along its paging direction.
+    function pages(slide) {
+      var el = body(slide);
+      if (!el) return [0];
+      var starts = [0];
+      if (el.getAttribute("data-page") === "x") {
+        var gap = parseFloat(getComputedStyle(el).columnGap) || 0;
+        var step = el.clientWidth + gap;
+        for (var x = step; x < el.scrollWidth - 2; x += step) starts.push(x);
+        return starts;
+      }
+      var items = el.children;
+      if (!items.length) return starts;
+      var room = slide.clientHeight - el.offsetTop;
+      var origin = items[0].offsetTop; // offsets are layout positions: transforms do not count
+      var start = 0;
+      Array.prototype.forEach.call(items, function (item) {
+        var top = item.offsetTop - origin;
+        if (top > start && top + item.offsetHeight - start > room + 1) {
+          start = top;
+          starts.push(start);
+        }
+      });
+      return starts;
+    }
+
+    function move(slide, offset) {
+      var el = body(slide);
+      if (!el) return;
+      var axis = el.getAttribute("data-page") === "x" ? "X" : "Y";
+      el.style.transform = offset ? "translate" + axis + "(" + -offset + "px)" : "";
+    }
+
+    // The next page of slide i; false (and back to its first page) when there is none.
+    function turn(slide, i) {
+      var starts = pages(slide);
+      if ((at[i] || 0) + 1 < starts.length) {
+        at[i] = (at[i] || 0) + 1;
+        move(slide, starts[at[i]]);
+        return true;
+      }
+      at[i] = 0;
+      move(slide, 0);
+      return false;
+    }
+
+    function show(list) {
+      list.forEach(function (slide, i) {
+        slide.classList.toggle("active", i === index);
+      });
+    }
+
+    this.layout = function () {
+      var list = slides();
+      list.forEach(function (slide) { move(slide, 0); });
+      root.classList.remove("rotating");
+      var fits = list.length < 2;
+      // Side by side if it fits, with type a little smaller if need be; else one at a time.
+      for (var i = 0; i < SCALES.length && !fits; i++) {
+        root.style.setProperty("--scale", SCALES[i]);
+        fits = !list.some(overflows);
+      }
+      if (!fits || list.length < 2) root.style.setProperty("--scale", 1);
+      root.classList.toggle("rotating", !fits);
+      if (index >= list.length) index = 0;
+      show(list);
+      list.forEach(function (slide, n) {
+        var starts = pages(slide);
+        at[n] = Math.min(at[n] || 0, starts.length - 1);
+        move(slide, starts[at[n]]);
+      });
+    };
+
+    this.step = function () {
+      var list = slides();
+      if (!list.length) return;
+      if (!root.classList.contains("rotating")) {
+        list.forEach(turn); // everything is on the screen, unless a lone slide is long
+        return;
+      }
+      if (!turn(list[index], index)) {
+        index = (index + 1) % list.length;
+        show(list);
+      }
+    };
+
+    var self = this;
+    window.addEventListener("resize", function () { self.layout(); });
+    setInterval(function () { self.step(); }, seconds * 1000);
+    this.layout();
+  }
+
+  function live(el) {
+    var rotation = el.hasAttribute("data-rotate") ? new Rotation(el) : null;
+    var url = el.getAttribute("data-live-src");
+    var every = parseInt(el.getAttribute("data-live-every"), 10) || 0;
+    var busy = false;
+
+    function load() {
+      if (busy) return;
+      busy = true;
+      fetch(url, { cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.text();
+        })
+        .then(function (html) {
+          el.innerHTML = html;
+          el.classList.remove("offline");
+          if (rotation) rotation.layout();
+        })
+        .catch(function () {
+          el.classList.add("offline");
+        })
+        .then(function () {
+          busy = false;
+        });
+    }
+
+    if (el.hasAttribute("data-live-now")) load();
+    if (every > 0) {
+      setInterval(function () {
+        if (!document.hidden) load();
+      }, every * 1000);
+    }
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-live-src]"), live);
+})();

@@ -1,0 +1,345 @@
+"""Forms of the organizer's desk: they read what a person typed into plain values.
+
+Responsible for: field types, required fields and the one text format of this area — a
+result typed as the final piedras of each juego ("40-32, 27-40, 40-11"), which becomes the
+``{"games": [{"stones": [A, B]}, …]}`` payload the results services take.
+
+Must not: decide a rule (whether a result ends the partida, whether a pair may check in, how
+many rounds a phase needs): the services and scoring/ do, and the views show their errors.
+Forms never create rows.
+
+Terms: peña, pareja (pair), cabeza de serie (seed), mesa (table), fase (phase), suizo,
+liguilla, eliminatoria, doble eliminación, a tres ceros, juego (game), vaca, piedras (stones).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Phase
+
+SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
+
+# A game as "40-32" (A first); an en dash, a colon or spaces around the dash are fine too.
+GAME_RE = re.compile(r"^\s*(\d{1,3})\s*[-–—:/]\s*(\d{1,3})\s*$")
+
+
+def new_key() -> str:
+    """A fresh idempotency key for a form shown once: a double tap sends the same one."""
+    return uuid.uuid4().hex
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class Form(forms.Form):
+    """The area's forms: labels without a trailing colon (the label sits above the field)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+def _optional_int(label, *, min_value=None, max_value=None, help_text="", **kwargs):
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=min_value,
+        max_value=max_value,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        **kwargs,
+    )
+
+
+# --- Peña and tournament ----------------------------------------------------------------------
+
+
+class ClubCreateForm(Form):
+    name = forms.CharField(label=_("Nombre de la peña"), max_length=120)
+    town = forms.CharField(label=_("Localidad"), max_length=120, required=False)
+
+
+class TournamentForm(Form):
+    """Name, date, venue, tables and the rule set (a preset by name)."""
+
+    preset = forms.ChoiceField(label=_("Reglas"))
+    name = forms.CharField(label=_("Nombre del torneo"), max_length=160)
+    starts_on = forms.DateField(label=_("Fecha"), widget=DateInput())
+    venue = forms.CharField(label=_("Lugar"), max_length=160, required=False)
+    tables_available = forms.IntegerField(
+        label=_("Mesas disponibles"),
+        min_value=0,
+        initial=0,
+        help_text=_("0: una mesa por partida, sin límite."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    max_pairs = _optional_int(
+        _("Máximo de parejas"), min_value=2, help_text=_("Vacío: sin límite.")
+    )
+    late_minutes_per_game = _optional_int(
+        _("Minutos de retraso por juego perdido"),
+        min_value=1,
+        help_text=_("Vacío: sin penalización por retraso."),
+    )
+    is_public = forms.BooleanField(
+        label=_("Público: cualquiera ve las rondas y la clasificación"),
+        required=False,
+        initial=True,
+    )
+
+    def __init__(self, *args, presets=(), editing: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.name, p.name) for p in presets]
+        if editing:
+            # A tournament whose rules were set value by value has no preset: keep them.
+            self.fields["preset"].required = False
+            choices = [("", _("— las reglas actuales —")), *choices]
+        self.fields["preset"].choices = choices
+
+    def changes(self) -> dict:
+        """The cleaned values named as tournament_update takes them; no preset chosen, no
+        change of the rules."""
+        data = dict(self.cleaned_data)
+        if not data.get("preset"):
+            data.pop("preset", None)
+        return data
+
+
+# --- Registration -----------------------------------------------------------------------------
+
+
+class EntryAddForm(Form):
+    """One pair: two players of the peña, or their names typed as "Ana García / Luis Pérez"."""
+
+    player_one = forms.TypedChoiceField(label=_("Jugador"), coerce=int, required=False)
+    player_two = forms.TypedChoiceField(label=_("Compañero"), coerce=int, required=False)
+    names = forms.CharField(
+        label=_("O escribe la pareja"),
+        max_length=300,
+        required=False,
+        widget=forms.TextInput(
+            attrs={"placeholder": "Ana García / Luis Pérez", "autocomplete": "off"}
+        ),
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, str(p)) for p in players]
+        self.fields["player_one"].choices = choices
+        self.fields["player_two"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        chosen = [data.get("player_one"), data.get("player_two")]
+        names = (data.get("names") or "").strip()
+        if names and any(chosen):
+            raise forms.ValidationError(
+                _("Elige dos jugadores o escribe la pareja, no las dos cosas.")
+            )
+        if not names and not all(chosen):
+            raise forms.ValidationError(
+                _("Elige los dos jugadores de la pareja, o escribe sus nombres.")
+            )
+        return data
+
+
+class EntriesPasteForm(Form):
+    text = forms.CharField(
+        label=_("Pega la lista: una pareja por línea"),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 8,
+                "placeholder": "Ana García / Luis Pérez\nMiren Etxeberria / Jon Agirre",
+            }
+        ),
+    )
+
+
+class SeedForm(Form):
+    seed = _optional_int(_("Cabeza de serie"), min_value=1, help_text=_("Vacío: ninguna."))
+
+
+class PinForm(Form):
+    table = _optional_int(_("Mesa fija"), min_value=1, help_text=_("Vacío: ninguna."))
+
+
+# --- Phases and rounds ------------------------------------------------------------------------
+
+
+FORMAT_CHOICES = [
+    (Phase.Format.SWISS.value, _("Suizo")),
+    (Phase.Format.ROUND_ROBIN.value, _("Liguilla (grupos)")),
+    (Phase.Format.SINGLE_ELIMINATION.value, _("Eliminatoria")),
+    (Phase.Format.DOUBLE_ELIMINATION.value, _("Doble eliminación (con repesca)")),
+    (Phase.Format.LIVES.value, _("A tres ceros")),
+]
+
+
+class PhaseForm(Form):
+    name = forms.CharField(label=_("Nombre de la fase"), max_length=80, initial=_("Suizo"))
+    format = forms.ChoiceField(label=_("Sistema"), choices=FORMAT_CHOICES)
+    rounds_planned = _optional_int(_("Rondas"), min_value=1, max_value=50)
+    group_size = _optional_int(_("Parejas por grupo"), min_value=2, max_value=64)
+    source_id = forms.TypedChoiceField(
+        label=_("Con los clasificados de"), coerce=int, required=False, empty_value=None
+    )
+    qualifiers_per_group = _optional_int(_("Clasificados por grupo"), min_value=1, max_value=64)
+    lives = forms.IntegerField(
+        label=_("Derrotas para quedar fuera"),
+        min_value=1,
+        max_value=9,
+        initial=3,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    third_place = forms.BooleanField(label=_("Partida por el tercer puesto"), required=False)
+    grand_final_reset = forms.BooleanField(
+        label=_("Final repetida si gana quien viene de la repesca"), required=False, initial=True
+    )
+    separate_clubs_rounds = _optional_int(
+        _("Rondas sin cruzar parejas de la misma peña"), min_value=0, max_value=50
+    )
+    stones_per_game = _optional_int(_("Piedras por juego (si cambia)"), min_value=10, max_value=100)
+    games_per_vaca = _optional_int(_("Juegos por vaca (si cambia)"), min_value=1, max_value=9)
+    vacas_per_match = _optional_int(_("Vacas por partida (si cambia)"), min_value=1, max_value=9)
+
+    def __init__(self, *args, phases=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["source_id"].choices = [("", "—")] + [(p.pk, p.name) for p in phases]
+
+    #: The options the page shows for each format; the others are hidden (and left out here,
+    #: so a box ticked before the format changed does not travel unseen).
+    FORMAT_OPTIONS = {
+        "rounds_planned": {Phase.Format.SWISS},
+        "group_size": {Phase.Format.ROUND_ROBIN},
+        "lives": {Phase.Format.LIVES},
+        "source_id": {Phase.Format.SINGLE_ELIMINATION},
+        "qualifiers_per_group": {Phase.Format.SINGLE_ELIMINATION},
+        "third_place": {Phase.Format.SINGLE_ELIMINATION},
+        "grand_final_reset": {Phase.Format.DOUBLE_ELIMINATION},
+        "separate_clubs_rounds": {Phase.Format.SWISS, Phase.Format.LIVES},
+    }
+
+    def service_kwargs(self) -> dict:
+        """The cleaned values as phase_create takes them: the chosen format's options only."""
+        data = dict(self.cleaned_data)
+        for name, formats in self.FORMAT_OPTIONS.items():
+            if data["format"] not in formats:
+                data.pop(name)
+        if "lives" in data:
+            data["lives"] = data["lives"] or 3
+        if "separate_clubs_rounds" in data:
+            data["separate_clubs_rounds"] = data["separate_clubs_rounds"] or 0
+        return data
+
+
+class SwapEntriesForm(Form):
+    entry_id = forms.TypedChoiceField(label=_("Pareja"), coerce=int)
+    other_entry_id = forms.TypedChoiceField(label=_("con la pareja"), coerce=int)
+
+    def __init__(self, *args, entries=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(e.pk, str(e.pair)) for e in entries]
+        self.fields["entry_id"].choices = choices
+        self.fields["other_entry_id"].choices = choices
+        if len(choices) > 1:
+            self.fields["other_entry_id"].initial = choices[1][0]
+
+
+class SwapTablesForm(Form):
+    match_id = forms.TypedChoiceField(label=_("Mesa"), coerce=int)
+    other_match_id = forms.TypedChoiceField(label=_("con la mesa"), coerce=int)
+
+    def __init__(self, *args, matches=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(m.pk, _table_label(m)) for m in matches]
+        self.fields["match_id"].choices = choices
+        self.fields["other_match_id"].choices = choices
+        if len(choices) > 1:
+            self.fields["other_match_id"].initial = choices[1][0]
+
+
+class MoveTableForm(Form):
+    match_id = forms.TypedChoiceField(label=_("Partida de la mesa"), coerce=int)
+    table_number = forms.IntegerField(
+        label=_("a la mesa libre"),
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, matches=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["match_id"].choices = [(m.pk, _table_label(m)) for m in matches]
+
+
+def _table_label(match) -> str:
+    return str(_("Mesa %(number)s")) % {"number": match.table_number}
+
+
+# --- Results ----------------------------------------------------------------------------------
+
+
+class VersionForm(Form):
+    """Every write of a result says which version of the partida the organizer saw."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=80, required=False, widget=forms.HiddenInput)
+
+
+class GamesForm(VersionForm):
+    games = forms.CharField(
+        label=_("Piedras de cada juego (pareja A - pareja B)"),
+        help_text=_("Por ejemplo: 40-32, 27-40, 40-11"),
+        max_length=400,
+        widget=forms.TextInput(attrs={"placeholder": "40-32, 27-40, 40-11", "autocomplete": "off"}),
+    )
+
+    def clean_games(self) -> list[dict]:
+        text = self.cleaned_data["games"]
+        games = []
+        for number, part in enumerate(p for p in re.split(r"[,;\n]+", text) if p.strip()):
+            found = GAME_RE.match(part)
+            if found is None:
+                raise forms.ValidationError(
+                    _(
+                        "No entiendo el juego %(number)s («%(text)s»): escribe las piedras de "
+                        "la pareja A y de la pareja B, como 40-32."
+                    ),
+                    params={"number": number + 1, "text": part.strip()},
+                )
+            games.append({"stones": [int(found[1]), int(found[2])]})
+        if not games:
+            raise forms.ValidationError(_("Escribe las piedras de al menos un juego."))
+        return games
+
+    def payload(self) -> dict:
+        return {"games": self.cleaned_data["games"]}
+
+
+class ResolveChoiceForm(VersionForm):
+    submission = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ForfeitForm(VersionForm):
+    absent_side = forms.ChoiceField(
+        label=_("¿Qué pareja no se presentó?"), choices=SIDES, widget=forms.RadioSelect
+    )
+
+
+class LatePenaltyForm(VersionForm):
+    side = forms.ChoiceField(label=_("Pareja que llegó tarde"), choices=SIDES)
+    minutes_late = forms.IntegerField(
+        label=_("Minutos de retraso"),
+        min_value=0,
+        max_value=600,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
