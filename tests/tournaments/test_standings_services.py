@@ -1,10 +1,19 @@
-"""standings_refresh: snapshots per phase and per group from confirmed matches; the real task."""
+"""standings_refresh: snapshots per phase and per group from confirmed matches; the real task;
+what a row shows of its pair; queries that do not grow with the field."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
+from tests.factories import (
+    EntryFactory,
+    MembershipFactory,
+    PairFactory,
+    PlayerFactory,
+    TournamentFactory,
+)
 from tournaments.models import Entry, Match, Round, StandingsSnapshot
 from tournaments.selectors.standings import standings_for_phase
 from tournaments.services.rounds import (
@@ -180,3 +189,91 @@ def test_the_real_worker_refreshes_the_standings(celery_worker):
     assert "tournaments.standings_refresh" in celery_worker.log_path.read_text()
     (table,) = standings_for_phase(phase=phase)
     assert sum(r["won"] for r in table["rows"]) == 2
+
+
+@pytest.mark.django_db
+def test_rows_show_the_pair_as_the_models_name_it():
+    t, organizer, entries = field(3)
+    named = PairFactory(club=t.club, name="Los de Ezcaray")
+    no_club = PairFactory(
+        club=None,
+        player_one=PlayerFactory(first_name="Ane", last_name=""),
+        player_two=PlayerFactory(first_name="Koldo", last_name="Sola Irujo"),
+    )
+    entries.append(EntryFactory(tournament=t, pair=named, status=Entry.Status.CHECKED_IN))
+    entries.append(EntryFactory(tournament=t, pair=no_club, status=Entry.Status.CHECKED_IN))
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=2
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
+    standings_refresh(phase_id=phase.id)
+    rows = by_entry(standings_for_phase(phase=phase)[0]["rows"])
+    assert set(rows) == {e.id for e in entries}
+    for entry in entries:
+        row, pair = rows[entry.id], entry.pair
+        assert row["name"] == str(pair)
+        assert row["players"] == [str(pair.player_one), str(pair.player_two)]
+        assert row["club"] == (pair.club.name if pair.club_id else None)
+        assert row["seed"] == entry.seed
+        assert row["withdrawn"] is (entry == entries[0])
+    assert rows[entries[-1].id]["name"] == "Ane / Koldo Sola Irujo"
+    assert rows[entries[-1].id]["club"] is None
+    assert rows[entries[-2].id]["name"] == "Los de Ezcaray"
+
+
+@pytest.mark.django_db
+def test_a_refresh_updates_the_stored_snapshot_without_reading_it_back():
+    t, organizer, entries = field(4)
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=2
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    standings_refresh(phase_id=phase.id)
+    first = StandingsSnapshot.objects.get(phase=phase)
+    match = rnd.matches.order_by("table_number").first()
+    confirm(match, match.entry_b_id)
+    with CaptureQueriesContext(connection) as queries:
+        standings_refresh(phase_id=phase.id)
+    snapshots = [q["sql"] for q in queries if "standingssnapshot" in q["sql"]]
+    assert len(snapshots) == 1 and snapshots[0].startswith("UPDATE")
+    again = StandingsSnapshot.objects.get(phase=phase)
+    assert again.pk == first.pk and again.computed_at > first.computed_at
+    assert by_entry(again.rows)[match.entry_b_id]["won"] == 1
+
+
+def _refresh_queries(phase) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        standings_refresh(phase_id=phase.id)
+    return len(queries)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("fmt", "sizes"),
+    [("swiss", ((4, None), (16, None))), ("round_robin", ((6, 3), (16, 8)))],
+)
+def test_refresh_queries_do_not_grow_with_the_field(fmt, sizes, django_assert_max_num_queries):
+    counts = []
+    for pairs, group_size in sizes:
+        t, organizer, entries = field(pairs)
+        phase = phase_create(
+            tournament=t,
+            actor=organizer,
+            name="Fase",
+            format=fmt,
+            rounds_planned=3 if fmt == "swiss" else None,
+            group_size=group_size,
+        )
+        rnd = round_draw_generate(phase=phase, actor=organizer)
+        round_publish(round=rnd, actor=organizer)
+        for m in rnd.matches.exclude(kind=Match.Kind.BYE):
+            confirm(m, m.entry_a_id)
+        standings_refresh(phase_id=phase.id)
+        counts.append(_refresh_queries(phase))
+    assert counts[0] == counts[1]  # a liguilla of 2 groups of 3 and one of 2 groups of 8
+    # Lock, reads (a liguilla also its groups' members), one UPDATE per snapshot, savepoints.
+    with django_assert_max_num_queries(9 if fmt == "round_robin" else 7):
+        standings_refresh(phase_id=phase.id)

@@ -5,12 +5,25 @@ Responsible for:
 - `standings_compute`: a phase's standings (one table per liguilla group, or one for the whole
   phase) as scoring.standings computes them from the confirmed matches of its published or
   closed rounds, with the tournament's tiebreak order. Used by the standings_refresh service
-  (which stores them) and by the draw (Swiss ranking, group qualifiers), never per request.
+  (which stores them) and by the draw (Swiss and a tres ceros ranking, qualifiers of a
+  knockout), never per request.
+- Elimination phases (single and double elimination, a tres ceros: `PLACED_FORMATS`) rank by
+  placing first, by the rules of tournaments.draw.placing (its docstring has them, with what a
+  running phase shows): the champion first, then how far each pair got; the rows keep their
+  shape, and ``separated_by`` is ``"placing"`` for a row put below the one above by how far it
+  got. This module only adapts: it hands the stored bracket (Phase.bracket) and the confirmed
+  bracket results, or the a tres ceros rounds, to that pure module. In an a tres ceros the pairs
+  still in keep their tiebreak order among themselves, so the next round is paired as before.
 - `standings_for_phase`: the read path; it only reads StandingsSnapshot rows (one query), and
   returns an empty list while no snapshot exists yet (no round published or no result
   confirmed since the phase began).
 
 Must not: write, or recompute on a read request.
+
+Cost: `standings_compute` reads plain values (values_list of only the columns it uses), never
+model instances of matches or pairs: at 1,024 pairs and 4,608 matches building those objects
+was a large share of a refresh. Its query count is fixed: the matches, the groups (and, for a
+liguilla, their members), the pairs.
 
 How matches count (scoring.standings has the rules): a match counts once confirmed, with the
 winner, juegos and piedras recorded on it; ``kind`` says played, forfeit or bye. A bye
@@ -23,11 +36,17 @@ Buchholz.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, replace
 
 from scoring.standings import Entry as StandingEntry
 from scoring.standings import MatchRecord, StandingRow, Tiebreak, standings
+from tournaments.draw import DrawError, Entrant, Result
+from tournaments.draw.placing import bracket_placings, lives_placings, rank_by_placing
 from tournaments.models import Entry, Group, Match, Phase, Round, StandingsSnapshot
+from tournaments.selectors.rounds import bracket_from_json
+
+log = logging.getLogger(__name__)
 
 #: tiebreak order when the tournament chose none; head-to-head decides first in a liguilla
 #: (everybody met), Buchholz in a Swiss (not everybody met).
@@ -56,16 +75,93 @@ def tiebreak_order(phase: Phase) -> tuple[str, ...]:
     return tuple(DEFAULT_TIEBREAKS.get(phase.format, DEFAULT_TIEBREAKS[None]))
 
 
+@dataclass(frozen=True, slots=True)
+class StandingsEntry:
+    """What a row shows of its pair, read as plain values (no model instances: a 1,024-pair
+    Swiss would build some 5,000 of them per refresh). ``name`` and ``players`` are the texts
+    of ``str(Pair)`` and ``str(Player)``."""
+
+    id: int
+    seed: int | None
+    status: str
+    name: str
+    players: tuple[str, str]
+    club: str | None
+
+    @property
+    def pair(self) -> str:
+        """The pair's name, as ``str(entry.pair)`` gives it on an Entry."""
+        return self.name
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.status == Entry.Status.WITHDRAWN
+
+
 @dataclass(frozen=True)
 class GroupStandings:
-    """The standings of one liguilla group, or of the whole phase (``group`` None)."""
+    """The standings of one liguilla group, or of the whole phase (``group`` None).
+
+    ``rows`` are in their final order. In an elimination phase (see `PLACED_FORMATS`) they are
+    ranked by placing first (tournaments.draw.placing): their ``rank`` and ``separated_by`` are
+    the placing's, and ``separated_by`` may be the string ``"placing"`` besides a Tiebreak.
+    """
 
     group: Group | None
     rows: tuple[StandingRow, ...]
-    entries: dict[int, Entry]
+    entries: dict[int, StandingsEntry]
 
 
-_ENTRY_RELATED = ("pair__player_one", "pair__player_two", "pair__club")
+#: the formats whose final standings rank by placing (how far a pair got), not matches won
+PLACED_FORMATS = (
+    Phase.Format.SINGLE_ELIMINATION,
+    Phase.Format.DOUBLE_ELIMINATION,
+    Phase.Format.LIVES,
+)
+
+# Column order of the match values read by standings_compute (values_list: tuples are cheaper
+# than dicts at 4,608 matches).
+_MATCH_COLUMNS = (
+    "group_id",
+    "entry_a_id",
+    "entry_b_id",
+    "status",
+    "kind",
+    "winner_id",
+    "games_a",
+    "games_b",
+    "stones_a",
+    "stones_b",
+    "round__number",
+    "bracket_key",
+)
+_GROUP, _A, _B, _STATUS, _KIND, _WINNER, _GA, _GB, _SA, _SB, _ROUND, _KEY = range(12)
+
+_ENTRY_COLUMNS = (
+    "id",
+    "seed",
+    "status",
+    "pair__name",
+    "pair__player_one__first_name",
+    "pair__player_one__last_name",
+    "pair__player_two__first_name",
+    "pair__player_two__last_name",
+    "pair__club__name",
+)
+
+
+def _entry(row: tuple) -> StandingsEntry:
+    pk, seed, status, name, first_one, last_one, first_two, last_two, club = row
+    # The same text as Player.__str__ and Pair.__str__, without building the models.
+    players = (f"{first_one} {last_one}".strip(), f"{first_two} {last_two}".strip())
+    return StandingsEntry(
+        id=pk,
+        seed=seed,
+        status=status,
+        name=name or f"{players[0]} / {players[1]}",
+        players=players,
+        club=club,
+    )
 
 
 def standings_compute(*, phase: Phase) -> list[GroupStandings]:
@@ -73,99 +169,148 @@ def standings_compute(*, phase: Phase) -> list[GroupStandings]:
 
     A phase with liguilla groups gives one table per group (ordered by name) over the group's
     entries; any other phase one table over every pair that has a match in a published round.
-    Raises scoring.standings.StandingsError for a bad tiebreak order.
+    Three or four queries whatever the number of pairs, all of plain values. Raises
+    scoring.standings.StandingsError for a bad tiebreak order.
     """
     order = tiebreak_order(phase)
     matches = list(
         Match.objects.filter(round__phase=phase)
         .exclude(round__status=Round.Status.DRAFT)
-        .values(
-            "group_id",
-            "entry_a_id",
-            "entry_b_id",
-            "status",
-            "kind",
-            "winner_id",
-            "games_a",
-            "games_b",
-            "stones_a",
-            "stones_b",
-        )
+        .values_list(*_MATCH_COLUMNS)
         .order_by("round__number", "id")
     )
-    groups = list(Group.objects.filter(phase=phase).order_by("name").prefetch_related("entries"))
+    groups = list(Group.objects.filter(phase=phase).order_by("name"))
+    members: dict[int, list[int]] = {g.id: [] for g in groups}
     if groups:
-        entry_ids = {e.id for g in groups for e in g.entries.all()}
+        for group_id, entry_id in Group.entries.through.objects.filter(
+            group__phase=phase
+        ).values_list("group_id", "entry_id"):
+            members[group_id].append(entry_id)
+        entry_ids = {e for ids in members.values() for e in ids}
     else:
-        entry_ids = {m[k] for m in matches for k in ("entry_a_id", "entry_b_id") if m[k]}
-    entries = Entry.objects.filter(pk__in=entry_ids).select_related(*_ENTRY_RELATED)
-    by_id = {e.id: e for e in entries}
+        entry_ids = {m[k] for m in matches for k in (_A, _B) if m[k] is not None}
+    by_id = {
+        row[0]: _entry(row)
+        for row in Entry.objects.filter(pk__in=entry_ids).values_list(*_ENTRY_COLUMNS)
+    }
     if not groups:
-        return [_one(None, sorted(by_id), matches, by_id, order)]
+        table = _one(None, sorted(by_id), matches, by_id, order)
+        return [_placed(phase, table, matches)]
     result = []
     for group in groups:
-        ids = sorted(e.id for e in group.entries.all())
-        in_group = [m for m in matches if m["group_id"] == group.id]
-        result.append(_one(group, ids, in_group, by_id, order))
+        in_group = [m for m in matches if m[_GROUP] == group.id]
+        result.append(_one(group, sorted(members[group.id]), in_group, by_id, order))
     return result
 
 
 def _one(
     group: Group | None,
     ids: list[int],
-    matches: list[dict],
-    by_id: dict[int, Entry],
+    matches: list[tuple],
+    by_id: dict[int, StandingsEntry],
     order: tuple[str, ...],
 ) -> GroupStandings:
-    pairs = [StandingEntry(pair=i, seed=by_id[i].seed, name=str(by_id[i].pair)) for i in ids]
+    pairs = [StandingEntry(pair=i, seed=by_id[i].seed, name=by_id[i].name) for i in ids]
+    confirmed = Match.Status.CONFIRMED
     records = [
         MatchRecord(
-            pair_a=m["entry_a_id"],
-            pair_b=m["entry_b_id"],
-            winner=m["winner_id"],
-            games_a=m["games_a"],
-            games_b=m["games_b"],
-            stones_a=m["stones_a"],
-            stones_b=m["stones_b"],
-            kind=m["kind"],
+            pair_a=m[_A],
+            pair_b=m[_B],
+            winner=m[_WINNER],
+            games_a=m[_GA],
+            games_b=m[_GB],
+            stones_a=m[_SA],
+            stones_b=m[_SB],
+            kind=m[_KIND],
         )
         for m in matches
-        if m["status"] == Match.Status.CONFIRMED and m["entry_a_id"] is not None
+        if m[_STATUS] == confirmed and m[_A] is not None
     ]
     rows = standings(pairs, records, order)
     return GroupStandings(group, rows, {i: by_id[i] for i in ids})
 
 
+# --- Elimination phases: placing first --------------------------------------------------------
+
+
+def _placed(phase: Phase, table: GroupStandings, matches: list[tuple]) -> GroupStandings:
+    """``table`` ranked by placing (tournaments.draw.placing) for the formats of
+    `PLACED_FORMATS`; any other table as it is. A bracket whose stored results contradict it
+    (a correction not yet sorted out) keeps the tiebreak standings, with a warning in the log,
+    until the organizer fixes the results."""
+    if phase.format not in PLACED_FORMATS or not table.rows:
+        return table
+    if phase.format == Phase.Format.LIVES:
+        placings = lives_placings(
+            [Entrant(id=i, seed=e.seed) for i, e in table.entries.items()],
+            _lives_history(matches),
+            lives=phase.lives,
+            withdrawn={i for i, e in table.entries.items() if e.withdrawn},
+        )
+    elif phase.bracket:
+        winners = {
+            m[_KEY]: m[_WINNER]
+            for m in matches
+            if m[_KEY]
+            and m[_STATUS] == Match.Status.CONFIRMED
+            and m[_KIND] != Match.Kind.BYE
+            and m[_WINNER] is not None
+        }
+        try:
+            placings = bracket_placings(bracket_from_json(phase.bracket), winners)
+        except DrawError as error:
+            log.warning("standings of phase %s ranked by tiebreaks only: %s", phase.id, error)
+            return table
+    else:
+        return table
+    by_pair = {row.pair: row for row in table.rows}
+    rows = tuple(
+        replace(by_pair[p.entrant_id], rank=p.rank, separated_by=p.separated_by)
+        for p in rank_by_placing(placings, table.rows)
+    )
+    return GroupStandings(table.group, rows, table.entries)
+
+
+def _lives_history(matches: list[tuple]) -> list[Result]:
+    """The decided matches and byes of an a tres ceros, as tournaments.draw results."""
+    return [
+        Result(round=m[_ROUND], a_id=m[_A], b_id=m[_B], winner_id=m[_WINNER])
+        for m in matches
+        if m[_STATUS] == Match.Status.CONFIRMED and m[_A] is not None and m[_WINNER] is not None
+    ]
+
+
 def rows_to_json(result: GroupStandings) -> list[dict]:
     """Rows as stored in a snapshot: everything the read path shows, so it needs no join."""
     out = []
+    entries = result.entries
     for row in result.rows:
-        entry = result.entries[row.pair]
-        pair = entry.pair
+        entry = entries[row.pair]
+        separated_by = row.separated_by
         out.append(
             {
                 "rank": row.rank,
                 "entry_id": row.pair,
                 "name": row.name,
-                "players": [str(pair.player_one), str(pair.player_two)],
-                "club": pair.club.name if pair.club_id else None,
+                "players": list(entry.players),
+                "club": entry.club,
                 "seed": entry.seed,
-                "withdrawn": entry.status == Entry.Status.WITHDRAWN,
+                "withdrawn": entry.withdrawn,
                 "played": row.played,
                 "won": row.won,
                 "lost": row.lost,
                 "games_won": row.games_won,
                 "games_lost": row.games_lost,
-                "game_difference": row.game_difference,
+                "game_difference": row.games_won - row.games_lost,
                 "stones_won": row.stones_won,
                 "stones_lost": row.stones_lost,
-                "stone_difference": row.stone_difference,
+                "stone_difference": row.stones_won - row.stones_lost,
                 "buchholz": row.buchholz,
                 "tiebreaks": [
-                    {"tiebreak": t.value, "value": list(v) if isinstance(v, tuple) else v}
+                    {"tiebreak": str(t), "value": list(v) if isinstance(v, tuple) else v}
                     for t, v in row.tiebreaks
                 ],
-                "separated_by": row.separated_by.value if row.separated_by else None,
+                "separated_by": None if separated_by is None else str(separated_by),
             }
         )
     return out
