@@ -440,7 +440,9 @@ class StandingRowOutSerializer(serializers.Serializer):
     buchholz = serializers.IntegerField()
     tiebreaks = TiebreakValueOutSerializer(many=True)
     separated_by = serializers.CharField(
-        allow_null=True, help_text="the tiebreak that put this row below the one above"
+        allow_null=True,
+        help_text="what put this row below the one above: a tiebreak name, or 'placing' in "
+        "elimination phases (the round the pair went out in)",
     )
 
     class Meta:

@@ -84,6 +84,7 @@ TIEBREAK_WHY = {
     "stones_won": gettext_lazy("por piedras ganadas"),
     "buchholz": gettext_lazy("por Buchholz"),
     "lots": gettext_lazy("por sorteo"),
+    "placing": gettext_lazy("por la ronda en que quedó eliminada"),
 }
 
 
