@@ -651,30 +651,57 @@ def match_dispute_resolve(
             stored, summary = {"chooses": chosen.pk}, chosen.summary
         else:
             stored, summary = _result_state(locked, payload)
-        old = match_snapshot(locked)
-        submission = _store_submission(
+        return _record_official_result(
             locked,
-            side=ORGANIZER,
-            via=via,
-            payload=stored,
+            stored=stored,
             summary=summary,
             key=key,
-            device=device,
-            actor=actor,
-        )
-        if submission is None:
-            return _replay(locked, key, side=ORGANIZER, payload=wanted) or _lost_race()
-        _set_result(locked, summary, kind=Match.Kind.PLAYED)
-        _queue_result_confirmed(locked)
-        return _answer(
-            locked,
+            replay_payload=wanted,
             action="dispute_resolved",
-            old=old,
-            submission=submission,
             actor=actor,
             via=via,
             device=device,
         )
+
+
+def _record_official_result(
+    locked: Match,
+    *,
+    stored: dict,
+    summary: dict,
+    key: str,
+    replay_payload: dict | None,
+    action: str,
+    actor,
+    via: str,
+    device: str,
+) -> ResultAnswer:
+    """Store the organizer's result as a submission, make it the match's result, audit it and
+    queue what follows a confirmed result. A repeated key answers the first call."""
+    old = match_snapshot(locked)
+    submission = _store_submission(
+        locked,
+        side=ORGANIZER,
+        via=via,
+        payload=stored,
+        summary=summary,
+        key=key,
+        device=device,
+        actor=actor,
+    )
+    if submission is None:
+        return _replay(locked, key, side=ORGANIZER, payload=replay_payload) or _lost_race()
+    _set_result(locked, summary, kind=Match.Kind.PLAYED)
+    _queue_result_confirmed(locked)
+    return _answer(
+        locked,
+        action=action,
+        old=old,
+        submission=submission,
+        actor=actor,
+        via=via,
+        device=device,
+    )
 
 
 # --- Corrections ------------------------------------------------------------------------------
@@ -753,26 +780,13 @@ def match_result_correct(
                 table=dependent.table_number,
             )
         stored, summary = _result_state(locked, payload)
-        old = match_snapshot(locked)
-        submission = _store_submission(
+        return _record_official_result(
             locked,
-            side=ORGANIZER,
-            via=via,
-            payload=stored,
+            stored=stored,
             summary=summary,
             key=key,
-            device=device,
-            actor=actor,
-        )
-        if submission is None:
-            return _replay(locked, key, side=ORGANIZER, payload=payload) or _lost_race()
-        _set_result(locked, summary, kind=Match.Kind.PLAYED)
-        _queue_result_confirmed(locked)
-        return _answer(
-            locked,
+            replay_payload=payload,
             action="result_corrected",
-            old=old,
-            submission=submission,
             actor=actor,
             via=via,
             device=device,
