@@ -19,12 +19,6 @@ API = "/api/v1"
 OWNER, ORGANIZER, MEMBER = Membership.Role.OWNER, Membership.Role.ORGANIZER, Membership.Role.MEMBER
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # Factories hash a password per user; the default hasher is slow on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def client_for(user=None) -> APIClient:
     client = APIClient()
     if user is not None:

@@ -26,12 +26,6 @@ API = "/api/v1"
 JSON = "application/json"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The factories hash a password per user; the default hasher is slow on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def organizer():
     return MembershipFactory(role=Membership.Role.ORGANIZER)

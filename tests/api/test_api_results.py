@@ -34,11 +34,6 @@ ORDAGO = {"declarations": _DECL, "bets": {"grande": ["órdago", "quiero"]}}
 PASO = {"declarations": _DECL}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def client():
     return APIClient()

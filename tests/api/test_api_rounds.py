@@ -15,11 +15,6 @@ from tournaments.services.rounds import round_draw_generate, round_publish
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def url(name: str, **kwargs) -> str:
     return reverse(f"api:tournaments:rounds-{name}", kwargs=kwargs)
 

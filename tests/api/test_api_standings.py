@@ -15,11 +15,6 @@ from tournaments.services.standings import standings_refresh
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def standings_url(phase: Phase) -> str:
     return reverse("api:tournaments:rounds-phase-standings", kwargs={"phase_id": phase.id})
 

@@ -24,12 +24,6 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The factories hash a password per user; the default hasher is slow on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def organizer():
     return MembershipFactory(role=Membership.Role.ORGANIZER)

@@ -20,7 +20,6 @@ pytestmark = pytest.mark.django_db
     ],
 )
 def test_admin_pages_render(client, settings, model, make, shown):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     row = make()
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     listing = client.get(f"/admin/clubs/{model}/")

@@ -18,11 +18,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 OWNER, MEMBER = Membership.Role.OWNER, Membership.Role.MEMBER
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def race(*calls: Callable[[], object]) -> list[object]:
     """Run the calls at the same moment in threads; return each one's result or exception."""
     barrier = threading.Barrier(len(calls))

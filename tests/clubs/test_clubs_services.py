@@ -19,12 +19,6 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # Factories hash a password per user; the default hasher is slow on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 OWNER, ORGANIZER, MEMBER = Membership.Role.OWNER, Membership.Role.ORGANIZER, Membership.Role.MEMBER
 
 

@@ -33,11 +33,6 @@ PASO = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def tournament():
     return TournamentFactory(status=Tournament.Status.RUNNING, kings=4, stones_per_game=30)

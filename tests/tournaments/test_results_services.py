@@ -54,12 +54,6 @@ ORDAGO = {"declarations": _DECL, "bets": {"grande": ["órdago", "quiero"]}}
 PASO = {"declarations": _DECL, "bets": {}}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # UserFactory hashes a password per user; PBKDF2 made this file 40 s instead of a few.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def organizer():
     return UserFactory(username="organizer")

@@ -25,11 +25,6 @@ from tournaments.services.standings import standings_refresh
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def field(pairs: int, **tournament):
     t = TournamentFactory(tables_available=0, **tournament)
     organizer = MembershipFactory(club=t.club).user

@@ -15,11 +15,6 @@ from tournaments.services.rounds import bracket_advance, round_draw_generate
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def at_once(call, times: int = 2) -> list:
     """Run ``call`` in ``times`` threads released together; return results or exceptions."""
     barrier = threading.Barrier(times)

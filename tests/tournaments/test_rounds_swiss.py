@@ -27,12 +27,6 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The factories' users get a password; the default hasher costs ~0.3 s a user.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def field(pairs: int, *, status=Entry.Status.CHECKED_IN, **tournament):
     t = TournamentFactory(tables_available=0, **tournament)
     organizer = MembershipFactory(club=t.club).user

@@ -22,11 +22,6 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def field(pairs: int, *, tables: int = 0, **tournament):
     t = TournamentFactory(tables_available=tables, **tournament)
     organizer = MembershipFactory(club=t.club).user

@@ -35,12 +35,6 @@ pytestmark = pytest.mark.django_db
 DAY = dt.date(2026, 12, 12)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The factories hash a password per user; the default hasher is slow on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def organizer():
     return MembershipFactory(role=Membership.Role.ORGANIZER)
