@@ -299,11 +299,14 @@ def _score(match: Match) -> tuple[str, str, str]:
 def _code(match_id: str, double: bool) -> str:
     """A bracket match's short name: 1-2 (single), G1-2 / P2-1 (winners' / losers'), GF."""
     if match_id.startswith("W"):
-        return ("G" if double else "") + match_id[1:]
+        # Translators: prefix of a winners' bracket match (G of "ganadores")
+        return (_("G") if double else "") + match_id[1:]
     if match_id.startswith("L"):
-        return "P" + match_id[1:]
+        # Translators: prefix of a losers' bracket match (P of "perdedores")
+        return _("P") + match_id[1:]
     if match_id == "GF1":
-        return "GF"
+        # Translators: the grand final
+        return _("GF")
     if match_id == "3P":
         return _("3.º")
     return match_id
