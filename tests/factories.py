@@ -126,3 +126,22 @@ class MatchFactory(factory.django.DjangoModelFactory):
     entry_b = factory.SubFactory(
         EntryFactory, tournament=factory.SelfAttribute("..round.phase.tournament")
     )
+
+
+def tournament_field(
+    pairs: int,
+    *,
+    tables: int = 0,
+    seeded: bool = True,
+    entry_status: str = Entry.Status.CHECKED_IN,
+    **tournament,
+) -> tuple[Tournament, object, list[Entry]]:
+    """A tournament (``tournament`` are its fields) with an organizer and ``pairs`` entries
+    (checked in and seeded 1..n unless told otherwise)."""
+    t = TournamentFactory(tables_available=tables, **tournament)
+    organizer = MembershipFactory(club=t.club).user
+    entries = [
+        EntryFactory(tournament=t, status=entry_status, seed=i + 1 if seeded else None)
+        for i in range(pairs)
+    ]
+    return t, organizer, entries

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import Membership
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
-from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tests.factories import MembershipFactory, tournament_field
+from tournaments.models import Match, Phase, Round, Tournament
 from tournaments.services.rounds import round_draw_generate, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -21,12 +21,7 @@ def url(name: str, **kwargs) -> str:
 
 def field(pairs: int, *, tables: int = 0, **tournament):
     tournament.setdefault("status", Tournament.Status.RUNNING)
-    t = TournamentFactory(tables_available=tables, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1) for i in range(pairs)
-    ]
-    return t, organizer, entries
+    return tournament_field(pairs, tables=tables, **tournament)
 
 
 def post(client, path: str, data: dict | None = None):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.errors import Conflict, NotFound
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
-from tournaments.models import AuditEntry, Entry, Match, Notification, Phase, Round
+from tests.factories import tournament_field
+from tournaments.models import AuditEntry, Match, Notification, Phase, Round
 from tournaments.selectors.rounds import bracket_for_phase
 from tournaments.services.rounds import (
     bracket_advance,
@@ -21,13 +21,7 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1) for i in range(pairs)
-    ]
-    return t, organizer, entries
+field = tournament_field
 
 
 def confirm(match: Match, winner_id: int) -> None:

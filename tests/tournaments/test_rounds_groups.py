@@ -8,7 +8,13 @@ from itertools import combinations
 import pytest
 
 from config.errors import Conflict
-from tests.factories import ClubFactory, EntryFactory, MembershipFactory, TournamentFactory
+from tests.factories import (
+    ClubFactory,
+    EntryFactory,
+    MembershipFactory,
+    TournamentFactory,
+    tournament_field,
+)
 from tournaments.models import Entry, Group, Match, Phase, Round
 from tournaments.services.rounds import (
     bracket_advance,
@@ -25,13 +31,7 @@ from tournaments.services.standings import standings_refresh
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1) for i in range(pairs)
-    ]
-    return t, organizer, entries
+field = tournament_field
 
 
 def confirm(match: Match, winner_id: int) -> None:

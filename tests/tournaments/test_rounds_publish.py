@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from clubs.models import Membership
 from config.errors import Conflict, Forbidden, NotFound
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory, UserFactory
-from tournaments.models import AuditEntry, Entry, Match, Phase, Round, Tournament
+from tests.factories import (
+    MembershipFactory,
+    UserFactory,
+    tournament_field,
+)
+from tournaments.models import AuditEntry, Match, Phase, Round, Tournament
 from tournaments.services.rounds import (
     phase_advance,
     phase_create,
@@ -21,11 +27,7 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN) for _ in range(pairs)]
-    return t, organizer, entries
+field = functools.partial(tournament_field, seeded=False)
 
 
 def drawn(pairs: int = 4, **tournament):

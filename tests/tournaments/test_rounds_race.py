@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from config.errors import Conflict
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
-from tournaments.models import Entry, Match, Phase, Round
+from tests.factories import tournament_field
+from tournaments.models import Match, Phase, Round
 from tournaments.services.rounds import bracket_advance, round_draw_generate
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -38,10 +38,7 @@ def at_once(call, times: int = 2) -> list:
 
 
 def field(pairs: int):
-    t = TournamentFactory(tables_available=0)
-    organizer = MembershipFactory(club=t.club).user
-    for i in range(pairs):
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1)
+    t, organizer, _ = tournament_field(pairs)
     return t, organizer
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import pytest
@@ -12,6 +13,7 @@ from tests.factories import (
     EntryFactory,
     MembershipFactory,
     TournamentFactory,
+    tournament_field,
 )
 from tournaments.draw import DrawError
 from tournaments.models import AuditEntry, Entry, Match, Phase, Round
@@ -27,11 +29,7 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, *, status=Entry.Status.CHECKED_IN, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [EntryFactory(tournament=t, status=status) for _ in range(pairs)]
-    return t, organizer, entries
+field = functools.partial(tournament_field, seeded=False)
 
 
 def confirm(match: Match, winner_id: int) -> None:
@@ -150,7 +148,7 @@ def test_only_checked_in_entries_play_and_withdrawn_never():
 
 
 def test_registered_entries_play_when_nobody_checked_in():
-    t, organizer, entries = field(4, status=Entry.Status.REGISTERED)
+    t, organizer, entries = field(4, entry_status=Entry.Status.REGISTERED)
     EntryFactory(tournament=t, status=Entry.Status.WAITING)
     rnd = round_draw_generate(phase=swiss(t, organizer), actor=organizer)
     assert {e for pair in pairings(rnd) for e in pair} == {e.id for e in entries}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from django.utils import timezone
 
 from config.errors import Conflict, Invalid
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
+from tests.factories import EntryFactory, tournament_field
 from tournaments.draw import DrawError
 from tournaments.models import AuditEntry, Entry, Match, Round
 from tournaments.services.rounds import (
@@ -22,11 +24,7 @@ from tournaments.services.rounds import (
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, *, tables: int = 0, **tournament):
-    t = TournamentFactory(tables_available=tables, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN) for _ in range(pairs)]
-    return t, organizer, entries
+field = functools.partial(tournament_field, seeded=False)
 
 
 def swiss_round(t, organizer) -> Round:

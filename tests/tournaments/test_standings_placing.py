@@ -23,8 +23,8 @@ from tests.api.test_api_full_tournament import (  # noqa: F401  (desk, table: fi
     standings,
     table,
 )
-from tests.factories import EntryFactory, MembershipFactory, TournamentFactory
-from tournaments.models import Entry, Match, Phase, Round
+from tests.factories import tournament_field
+from tournaments.models import Match, Phase, Round
 from tournaments.selectors.standings import standings_for_phase
 from tournaments.services.rounds import (
     bracket_advance,
@@ -38,13 +38,7 @@ from tournaments.services.standings import standings_refresh
 pytestmark = pytest.mark.django_db
 
 
-def field(pairs: int, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1) for i in range(pairs)
-    ]
-    return t, organizer, entries
+field = tournament_field
 
 
 def confirm(match: Match, winner_id: int) -> None:

@@ -9,10 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import (
     EntryFactory,
-    MembershipFactory,
     PairFactory,
     PlayerFactory,
-    TournamentFactory,
+    tournament_field,
 )
 from tournaments.models import Entry, Match, Round, StandingsSnapshot
 from tournaments.selectors.standings import standings_for_phase
@@ -25,14 +24,7 @@ from tournaments.services.rounds import (
 from tournaments.services.standings import standings_refresh
 from tournaments.tasks import standings_refresh as standings_refresh_task
 
-
-def field(pairs: int, **tournament):
-    t = TournamentFactory(tables_available=0, **tournament)
-    organizer = MembershipFactory(club=t.club).user
-    entries = [
-        EntryFactory(tournament=t, status=Entry.Status.CHECKED_IN, seed=i + 1) for i in range(pairs)
-    ]
-    return t, organizer, entries
+field = tournament_field
 
 
 def confirm(match: Match, winner_id: int, stones=(120, 60), kind=Match.Kind.PLAYED) -> None:
