@@ -587,62 +587,55 @@ entry_check_in_undo = _entry_action(registration_services.entry_check_in_undo)
 entry_withdraw = _entry_action(registration_services.entry_withdraw)
 
 
-@login_required
-@require_POST
-def entry_seed(request: HttpRequest, tournament_id: int, entry_id: int):
-    tournament = _tournament(request, tournament_id)
-    form = forms.SeedForm(request.POST, prefix=f"seed{entry_id}")
-    bound = {("seed", entry_id): form}
-    if not form.is_valid():
-        return entries(request, tournament.pk, entry_forms=bound, status=400)
-    try:
-        registration_services.entry_seed_set(
-            tournament_id=tournament.pk,
-            entry_id=entry_id,
-            seed=form.cleaned_data["seed"],
-            actor=request.user,
-            via=VIA,
-            device=_device(request),
-        )
-    except USER_ERRORS as exc:
-        return entries(
-            request,
-            tournament.pk,
-            entry_forms=bound,
-            error=error_text(exc),
-            status=_status_of(exc),
-        )
-    messages.success(request, _("Cabeza de serie guardada."))
-    return redirect(_entries_url(tournament.pk, entry_id))
+def _entry_form_action(form_class, name: str, service, argument: str, done: str):
+    """A one-field form on a row of the pairs page (seed, pinned table): validate, call the
+    service, and come back to the same row, or show the page again with the error."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, entry_id: int):
+        tournament = _tournament(request, tournament_id)
+        form = form_class(request.POST, prefix=f"{name}{entry_id}")
+        bound = {(name, entry_id): form}
+        if not form.is_valid():
+            return entries(request, tournament.pk, entry_forms=bound, status=400)
+        try:
+            service(
+                tournament_id=tournament.pk,
+                entry_id=entry_id,
+                actor=request.user,
+                via=VIA,
+                device=_device(request),
+                **{argument: form.cleaned_data[argument]},
+            )
+        except USER_ERRORS as exc:
+            return entries(
+                request,
+                tournament.pk,
+                entry_forms=bound,
+                error=error_text(exc),
+                status=_status_of(exc),
+            )
+        messages.success(request, done)
+        return redirect(_entries_url(tournament.pk, entry_id))
+
+    return view
 
 
-@login_required
-@require_POST
-def entry_pin(request: HttpRequest, tournament_id: int, entry_id: int):
-    tournament = _tournament(request, tournament_id)
-    form = forms.PinForm(request.POST, prefix=f"pin{entry_id}")
-    bound = {("pin", entry_id): form}
-    if not form.is_valid():
-        return entries(request, tournament.pk, entry_forms=bound, status=400)
-    try:
-        registration_services.entry_table_pin(
-            tournament_id=tournament.pk,
-            entry_id=entry_id,
-            table=form.cleaned_data["table"],
-            actor=request.user,
-            via=VIA,
-            device=_device(request),
-        )
-    except USER_ERRORS as exc:
-        return entries(
-            request,
-            tournament.pk,
-            entry_forms=bound,
-            error=error_text(exc),
-            status=_status_of(exc),
-        )
-    messages.success(request, _("Mesa fija guardada."))
-    return redirect(_entries_url(tournament.pk, entry_id))
+entry_seed = _entry_form_action(
+    forms.SeedForm,
+    "seed",
+    registration_services.entry_seed_set,
+    "seed",
+    gettext_lazy("Cabeza de serie guardada."),
+)
+entry_pin = _entry_form_action(
+    forms.PinForm,
+    "pin",
+    registration_services.entry_table_pin,
+    "table",
+    gettext_lazy("Mesa fija guardada."),
+)
 
 
 # --- Phases -----------------------------------------------------------------------------------
