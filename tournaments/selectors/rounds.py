@@ -16,7 +16,7 @@ group), pareja (an Entry), descanso (bye), vaca, juego, piedras.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 
 from clubs.roles import can_organize
 from config.errors import NotFound
@@ -320,7 +320,3 @@ def _bracket_row(row: Match | None) -> dict | None:
         "kind": row.kind,
         "winner_id": row.winner_id,
     }
-
-
-def rounds_of_phase(*, phase: Phase) -> QuerySet[Round]:
-    return Round.objects.filter(phase=phase).order_by("number")
