@@ -284,6 +284,10 @@ class HandValue:
 
     keys: tuple[int, int, int, int, int]  # grande, chica, pares, juego, punto ranks
     juego_points: int  # points when they make juego, else 0
+    juego_bonus: int  # 3 with 31, 2 with any other juego, 0 without
+    #: ``keys``, ``pares`` and ``juego_bonus`` in one int (PACKED_SHIFTS), for
+    #: scoring._cards.compare
+    packed: int
 
     @property
     def has_juego(self) -> bool:
@@ -292,10 +296,6 @@ class HandValue:
     @property
     def pares_bonus(self) -> int:
         return self.pares  # par 1, medias 2, duples 3
-
-    @property
-    def juego_bonus(self) -> int:
-        return 3 if self.points == 31 else 2 if self.points > 31 else 0
 
     def describe(self, lance: str) -> str:
         if lance == "grande" or lance == "chica":
@@ -381,6 +381,11 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
     else:
         real = False
     juego = juego_rank(points, real)
+    keys = (grande, chica_rank, pares_rank, juego, points)
+    juego_bonus = 3 if points == 31 else 2 if points > 31 else 0
+    packed = 0
+    for part, shift in zip((*keys, pares, juego_bonus), PACKED_SHIFTS, strict=True):
+        packed |= part << shift  # each fits its width (tests/scoring/test_cards_speedup.py)
     return HandValue(
         ranks=ranks,
         grande_rank=grande,
@@ -391,9 +396,17 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
         points=points,
         juego_rank=juego,
         real=real,
-        keys=(grande, chica_rank, pares_rank, juego, points),
+        keys=keys,
         juego_points=points if points >= 31 else 0,
+        juego_bonus=juego_bonus,
+        packed=packed,
     )
+
+
+#: HandValue.packed, from the lowest bit: the grande, chica, pares, juego and punto keys, then
+#: ``pares`` and ``juego_bonus``; scoring/_cards.c reads the same layout
+PACKED_SHIFTS = (0, 14, 28, 40, 44, 50, 52)
+PACKED_WIDTHS = (14, 14, 12, 4, 6, 2, 2)
 
 
 def _build_table(kings: int, real_31: Real31) -> dict[tuple[int, ...], HandValue]:

@@ -33,12 +33,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scoring.betting import RESOLVED, SIDE_NAMES, Act, Action, Outcome, resolve
+from scoring._speedup import load as load_speedup
+from scoring.betting import SIDE_NAMES, Act, Action, Betting, Outcome, resolve
 from scoring.cards import (
+    _MULTISET_TABLES,
     CARD_CODES,
     DECK_MASK,
     DUPLES,
     MEDIAS,
+    PACKED_SHIFTS,
+    PACKED_WIDTHS,
     PAR,
     PARES_NAMES,
     PARES_NONE,
@@ -50,6 +54,13 @@ from scoring.cards import (
 )
 from scoring.errors import CardError, DeclarationError
 from scoring.rules import Real31, RuleSet
+
+_cards = load_speedup()  # optional, same results (scoring/_speedup.py)
+_c_hand_values = _cards.hand_values if _cards is not None else None
+_situations = _cards.situations if _cards is not None else None
+
+#: whether the optional C speed-up (scoring/_cards.c) is built and used; the results are the same
+C_SPEEDUP = _situations is not None
 
 LANCES = ("grande", "chica", "pares", "juego")
 SEAT_NAMES = ("mano", "second", "third", "postre")
@@ -188,11 +199,19 @@ class HandScore(NamedTuple):
 
 def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, HandValue, HandValue]:
     """Parse the four hands in seat order from mano and check that no card is dealt twice."""
+    if _c_hand_values is not None:  # the hot path, in C when it is built (scoring/_cards.c)
+        values = _c_hand_values(
+            hands,
+            _MULTISET_TABLES.get((rules.kings, rules.real_31))
+            or multiset_table(rules.kings, rules.real_31),
+        )
+        if values is not None:
+            return values
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
         raise CardError(
             "Give the cards of the four players, in seat order from mano.", code="four_hands"
         )
-    try:  # the hot path: four hands of four cards in the compact form
+    try:  # the same in Python: four hands of four cards in the compact form
         t0, t1, t2, t3 = hands[0].split(), hands[1].split(), hands[2].split(), hands[3].split()
         if len(t0) == len(t1) == len(t2) == len(t3) == 4:
             code = CARD_CODES.__getitem__
@@ -274,101 +293,236 @@ def _best_seat(cards: tuple[HandValue, ...], lance_index: int, seats) -> int:
 _ALL_SEATS = (0, 1, 2, 3)
 #: the seats whose bit is set in a 4-bit mask, in seat order
 _SEATS_OF = tuple(tuple(s for s in range(4) if mask >> s & 1) for mask in range(16))
+_NOBODY = 6  # a lance nobody takes
+
+
+#: One lance of a hand, scored, as a plain tuple (indexing a tuple is much faster than reading
+#: a NamedTuple's field, and this is the innermost loop): (0) its deje, () or (event,), if the
+#: envite was refused and dejes count; (1) its events at the count; (2) who won it and how,
+#: (name, outcome, side, seat, speakers); (3) the accepted órdago that ends the hand there, or
+#: None (then nothing else of the lance counts); (4) the betting it was scored from (_LANCES).
+_Lance = tuple
+
+
+def _score_lance(
+    name: str,
+    key: int,
+    betting: Betting,
+    speakers: tuple[int, ...],
+    dejes: bool,
+    contested: int,
+    bonus: tuple[int, int],
+) -> _Lance:
+    """A lance from how its betting ended. ``contested``: the winner when the betting left it
+    open, as the winning seat 0-3 when the cards decided it or 4 + side when a declaration did;
+    ``bonus``: the pares or juego bonus each side would score (punto's is always 1)."""
+    outcome = betting.outcome
+    if outcome is _NO_QUERIDO:  # the pair that bet takes the lance
+        w = 4 + betting.side
+    elif outcome is _NOT_PLAYED:  # the only pair that has it takes its bonus
+        w = 4 + speakers[0] % 2 if speakers else _NOBODY
+    else:
+        w = contested
+    side = None if w == _NOBODY else w % 2
+    decided = (name, outcome, side, w if w < 4 else None, speakers)
+    deje = ()
+    if outcome is _NO_QUERIDO and dejes:
+        deje = (ScoreEvent(name, side, betting.stones, "deje"),)
+    if outcome is _ORDAGO:
+        return (), (), decided, ScoreEvent(name, side, 0, "ordago"), ()
+    count = []
+    if side is not None:
+        if outcome is _QUERIDO:
+            count.append(ScoreEvent(name, side, betting.stones, "envite"))
+        if key < 2:  # grande and chica: 1 stone en paso, no bonus
+            if outcome is _PASO:
+                count.append(ScoreEvent(name, side, 1, "paso"))
+        elif key == 4 or bonus[side]:  # punto: 1; pares and juego: the pair's bonus
+            count.append(ScoreEvent(name, side, 1 if key == 4 else bonus[side], "bonus"))
+    return deje, tuple(count), decided, None, ()
+
+
+def _hand_score(
+    lances: tuple[_Lance, ...] | list[_Lance], cards: tuple[HandValue, ...] | None
+) -> HandScore:
+    """The hand from its lances in order: dejes as they happen, then the count; an accepted
+    órdago ends the hand (the dejes before it stand, nothing else counts)."""
+    dejes: tuple[ScoreEvent, ...] = ()
+    count: tuple[ScoreEvent, ...] = ()
+    decided = tuple(lance[2] for lance in lances)
+    for deje, counted, _decided, ordago, _actions in lances:
+        if ordago is not None:
+            return _new_score(HandScore, (dejes, ordago, decided, cards))
+        dejes += deje
+        count += counted
+    return _new_score(HandScore, (dejes + count, None, decided, cards))
+
+
+#: (id(actions), situation) → _Lance, for hands scored from their cards. ``situation`` holds
+#: all else a lance's score depends on (see _situations_py; bits 12-16 the rule set's minimum
+#: envite and dejes), and tables repeat the same few bettings (the JSON reader hands out one
+#: tuple per distinct one) and there are few ways to hold pares and juego, so this stays small.
+#: Keyed by id because hashing the actions costs more than the look-up; each _Lance keeps its
+#: ``actions`` alive, so while an entry is here no other object can have that id.
+_LANCES: dict[tuple[int, int], _Lance] = {}
+
+
+def _lance_from_cards(actions: tuple[Action, ...], situation: int) -> _Lance:
+    index = situation & 3
+    best = situation >> 2 & 3
+    held = situation >> 4 & 0xFF  # pares (index 2) or juego bonus (index 3) of each seat
+    min_envite, dejes = situation >> 12 & 0xF, bool(situation >> 16)
+    bonus = (0, 0)
+    if index < 2:
+        name, speakers, key = LANCES[index], _ALL_SEATS, index
+    else:
+        mask = sum(1 << seat for seat in range(4) if held >> 2 * seat & 3)
+        bonus = (held & 3) + (held >> 4 & 3), (held >> 2 & 3) + (held >> 6 & 3)
+        if index == 2:
+            name, speakers, key = "pares", _SEATS_OF[mask], 2
+        elif mask:
+            name, speakers, key = "juego", _SEATS_OF[mask], 3
+        else:
+            name, speakers, key = "punto", _ALL_SEATS, 4
+    betting = resolve(actions, lance=name, speakers=speakers, min_envite=min_envite)
+    lance = (*_score_lance(name, key, betting, speakers, dejes, best, bonus)[:4], actions)
+    if len(_LANCES) >= 100_000:  # callers that build a new tuple for every hand
+        _LANCES.clear()
+    _LANCES[id(actions), situation] = lance
+    return lance
 
 
 def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
     """Score one hand. Raises the engine's error for anything that cannot have happened."""
-    cards = record.cards
-    decl = record.declarations
-    if decl is not None:
-        _check_declarations(rules, decl)
-        if cards is not None:
-            _check_against_cards(rules, decl, cards)
-    if cards is not None:
+    bets, cards, decl = record
+    if decl is None and cards is not None:  # the hot path: each lance from _LANCES
         c0, c1, c2, c3 = cards
-        pares = (c0.pares, c1.pares, c2.pares, c3.pares)
-        juego_points = (c0.juego_points, c1.juego_points, c2.juego_points, c3.juego_points)
-    elif decl is not None:
-        pares = decl.pares
-        juego_points = tuple(_juego_points(j) for j in decl.juego)
-    else:
+        p0, p1, p2, p3 = c0.packed, c1.packed, c2.packed, c3.packed
+        common = rules.min_envite << 12 | rules.dejes << 16
+        s0, s1, s2, s3 = (
+            _situations(p0, p1, p2, p3, common) if _situations is not None else None
+        ) or _situations_py(p0, p1, p2, p3, common)
+        b0, b1, b2, b3 = bets
+        # in order, and no further than an accepted órdago: a lance after it is not looked at
+        g = _LANCES.get((id(b0), s0)) or _lance_from_cards(b0, s0)
+        if g[3] is None:
+            c = _LANCES.get((id(b1), s1)) or _lance_from_cards(b1, s1)
+            if c[3] is None:
+                p = _LANCES.get((id(b2), s2)) or _lance_from_cards(b2, s2)
+                if p[3] is None:
+                    j = _LANCES.get((id(b3), s3)) or _lance_from_cards(b3, s3)
+                    if j[3] is None:  # _hand_score(), unrolled for the common case
+                        events = (
+                            *g[0], *c[0], *p[0], *j[0],
+                            *g[1], *c[1], *p[1], *j[1],
+                        )  # fmt: skip
+                        decided = (g[2], c[2], p[2], j[2])
+                        return _new_score(HandScore, (events, None, decided, cards))
+                    lances = (g, c, p, j)
+                else:
+                    lances = (g, c, p)
+            else:
+                lances = (g, c)
+        else:
+            lances = (g,)
+        last = lances[-1][2][0]
+        _check_nothing_after_ordago(bets, len(lances) - 1, last, bool(s3 >> 4 & 0xFF))
+        return _hand_score(lances, cards)
+    if decl is None:
         raise DeclarationError(
             "A hand needs either the four players' cards or what each player declared.",
             code="nothing_recorded",
         )
-    anybody_juego = bool(juego_points[0] or juego_points[1] or juego_points[2] or juego_points[3])
-    pares_speakers = _SEATS_OF[
-        bool(pares[0]) | bool(pares[1]) << 1 | bool(pares[2]) << 2 | bool(pares[3]) << 3
-    ]
-    if anybody_juego:
-        last, last_speakers = (
+    return _score_declared(rules, bets, cards, decl)
+
+
+def _score_declared(
+    rules: RuleSet,
+    bets: tuple[tuple[Action, ...], ...],
+    cards: tuple[HandValue, ...] | None,
+    decl: Declarations,
+) -> HandScore:
+    """A hand entered with declarations: each lance's winner from the cards when the table gave
+    them too (and then the declarations and declared winners must agree with them), else
+    declared or derived from the declarations; a declared winner must be a pair that can have
+    won."""
+    _check_declarations(rules, decl)
+    if cards is not None:
+        _check_against_cards(rules, decl, cards)
+    pares = decl.pares
+    juego = tuple(_JUEGO_BONUS[_juego_points(j)] for j in decl.juego)
+    anybody_juego = any(juego)
+    lances_seen = (
+        ("grande", _ALL_SEATS, 0, (0, 0)),
+        ("chica", _ALL_SEATS, 1, (0, 0)),
+        (
+            "pares",
+            tuple(s for s in range(4) if pares[s]),
+            2,
+            (pares[0] + pares[2], pares[1] + pares[3]),
+        ),
+        (
             "juego",
-            _SEATS_OF[
-                bool(juego_points[0])
-                | bool(juego_points[1]) << 1
-                | bool(juego_points[2]) << 2
-                | bool(juego_points[3]) << 3
-            ],
+            tuple(s for s in range(4) if juego[s]),
+            3,
+            (juego[0] + juego[2], juego[1] + juego[3]),
         )
-    else:
-        last, last_speakers = "punto", _ALL_SEATS
-    lances = (
-        ("grande", _ALL_SEATS, 0),
-        ("chica", _ALL_SEATS, 1),
-        ("pares", pares_speakers, 2),
-        (last, last_speakers, 3 if anybody_juego else 4),
+        if anybody_juego
+        else ("punto", _ALL_SEATS, 4, (1, 1)),
     )
-    min_envite = rules.min_envite
-    dejes: list[ScoreEvent] = []
-    count: list[ScoreEvent] = []
-    results: list[tuple] = []
-    bets = record.bets
-    for index, (name, speakers, key) in enumerate(lances):
-        actions = bets[index]
-        betting = RESOLVED.get((actions, speakers, min_envite)) or resolve(
-            actions, lance=name, speakers=speakers, min_envite=min_envite
-        )
-        outcome = betting.outcome
-        seat = None
-        if outcome is _NO_QUERIDO:
-            side = betting.side
-            if rules.dejes:
-                dejes.append(ScoreEvent(name, side, betting.stones, "deje"))
-        elif outcome is _NOT_PLAYED:
-            side = speakers[0] % 2 if speakers else None
-        elif cards is not None:
-            seat = _best_seat(cards, key, speakers)
-            side = seat % 2
-            if decl is not None:
-                _check_declared_winner(
-                    decl, name, LanceResult(name, outcome, side, seat, cards, speakers)
+    lances = []
+    for index, (name, speakers, key, bonus) in enumerate(lances_seen):
+        betting = resolve(bets[index], lance=name, speakers=speakers, min_envite=rules.min_envite)
+        contested = -1
+        if betting.outcome not in (_NO_QUERIDO, _NOT_PLAYED):
+            if cards is not None:
+                contested = _best_seat(cards, key, speakers)
+                result = LanceResult(
+                    name, betting.outcome, contested % 2, contested, cards, speakers
                 )
-        else:
-            side = _declared_winner(rules, decl, index, name)
-        if decl is not None and outcome is not _NO_QUERIDO:
-            _check_claim(decl, name, side)
-        results.append((name, outcome, side, seat, speakers))
-        if outcome is _ORDAGO:
-            _check_nothing_after_ordago(record, index, name, anybody_juego)
-            ordago = ScoreEvent(name, side, 0, "ordago")
-            return HandScore(tuple(dejes), ordago, tuple(results), cards)
-        if side is None:
-            continue
-        if outcome is _QUERIDO:
-            count.append(ScoreEvent(name, side, betting.stones, "envite"))
-        if index < 2:  # grande and chica: 1 stone en paso, no bonus
-            if outcome is _PASO:
-                count.append(ScoreEvent(name, side, 1, "paso"))
-            continue
-        if index == 2:
-            bonus = pares[side] + pares[side + 2]
-        elif key == 3:
-            bonus = _JUEGO_BONUS[juego_points[side]] + _JUEGO_BONUS[juego_points[side + 2]]
-        else:
-            bonus = 1  # punto
-        if bonus:
-            count.append(ScoreEvent(name, side, bonus, "bonus"))
-    return HandScore(tuple(dejes + count), None, tuple(results), cards)
+                _check_declared_winner(decl, name, result)
+            else:
+                contested = 4 + _declared_winner(rules, decl, index, name)
+        lance = _score_lance(name, key, betting, speakers, rules.dejes, contested, bonus)
+        if betting.outcome is not _NO_QUERIDO:
+            _check_claim(decl, name, lance[2][2])
+        lances.append(lance)
+        if lance[3] is not None:
+            _check_nothing_after_ordago(bets, index, name, anybody_juego)
+            break
+    return _hand_score(lances, cards)
+
+
+def _situations_py(p0: int, p1: int, p2: int, p3: int, common: int) -> tuple[int, int, int, int]:
+    """Each lance's situation from the four hands' HandValue.packed, in seat order from mano:
+    bits 0-1 the lance (grande, chica, pares, juego or punto), bits 2-3 the seat with the best
+    cards in it (on a tie the seat nearer mano), bits 4-11 what each seat holds in it (pares,
+    or the juego bonus; 2 bits a seat; 0 in grande and chica), and ``common`` (bits 12 up,
+    the same for every lance). scoring._cards.situations is the same in C."""
+    best = []
+    for shift, width in zip(PACKED_SHIFTS[:5], PACKED_WIDTHS, strict=False):
+        mask = (1 << width) - 1
+        top = max(
+            (p0 >> shift & mask) * 4 + 3,
+            (p1 >> shift & mask) * 4 + 2,
+            (p2 >> shift & mask) * 4 + 1,
+            (p3 >> shift & mask) * 4,
+        )
+        best.append(3 - (top & 3))
+    held = [0, 0]
+    for seat, packed in enumerate((p0, p1, p2, p3)):
+        held[0] |= (packed >> PACKED_SHIFTS[5] & 3) << 2 * seat
+        held[1] |= (packed >> PACKED_SHIFTS[6] & 3) << 2 * seat
+    pares, juego = held
+    return (
+        best[0] << 2 | common,
+        1 | best[1] << 2 | common,
+        2 | best[2] << 2 | pares << 4 | common,
+        3 | (best[3] if juego else best[4]) << 2 | juego << 4 | common,
+    )
+
+
+_new_score = tuple.__new__  # HandScore's own __new__ is a Python function: one call less
 
 
 _NO_QUERIDO, _NOT_PLAYED, _ORDAGO, _QUERIDO, _PASO = (
@@ -382,10 +536,10 @@ _JUEGO_BONUS = {0: 0, 31: 3, 32: 2, 33: 2, 34: 2, 35: 2, 36: 2, 37: 2, 40: 2}
 
 
 def _check_nothing_after_ordago(
-    record: HandRecord, index: int, name: str, anybody_juego: bool
+    bets: tuple[tuple[Action, ...], ...], index: int, name: str, anybody_juego: bool
 ) -> None:
     for later in range(index + 1, 4):
-        if any(a.act is not Act.PASO for a in record.bets[later]):
+        if any(a.act is not Act.PASO for a in bets[later]):
             lance = LANCES[later] if later < 3 or anybody_juego else "punto"
             raise DeclarationError(
                 f"The órdago accepted in {name} ended the game: nothing can be bet in {lance} "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring._speedup import load as load_speedup
 from scoring.betting import SIDE_NAMES, Action, parse_action
 from scoring.cards import DUPLES, MEDIAS, PAR, PARES_NAMES, PARES_NONE
 from scoring.errors import FormatError, ScoringError
@@ -37,6 +38,9 @@ from scoring.match import (
     record_games,
 )
 from scoring.rules import RuleSet
+
+_cards = load_speedup()  # optional, same results (scoring/_speedup.py)
+_c_bets_key = _cards.bets_key if _cards is not None else None  # one str naming a betting
 
 POSITIONS = ("A1", "B1", "A2", "B2")
 _PARES_WORDS = {
@@ -88,34 +92,40 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
             code="unknown_field",
             field=sorted(unknown)[0],
         )
-    bets = _bets_from_json(data.get("bets") or {})
+    bets_data = data.get("bets")
+    bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
     cards = data.get("cards")
     values = hand_values(rules, cards) if cards is not None else None
     decl_data = data.get("declarations")
     decl = declarations_from_json(decl_data) if decl_data is not None else None
-    record = HandRecord(bets, values, decl)
-    if "punto" in (data.get("bets") or ()):
+    record = _new_record(HandRecord, (bets, values, decl))
+    if bets_data and "punto" in bets_data:
         _check_punto_key(record)
     return record
 
 
-_BETS: dict[tuple, tuple[tuple[Action, ...], ...]] = {}
+_new_record = tuple.__new__  # HandRecord's own __new__ is a Python function: one call less
+_NO_BETS = HandRecord().bets
+#: betting as JSON → parsed; keyed by _c_bets_key's str or, without it, a flat tuple
+_BETS: dict[str | tuple, tuple[tuple[Action, ...], ...]] = {}
 
 
 def _bets_from_json(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
-    """The four lances' actions; tables repeat the same sequences, so text is parsed once."""
-    if type(bets_data) is dict:
+    """The four lances' actions; tables repeat the same sequences, so text is parsed once and
+    the same object is handed out for the same betting."""
+    key = _c_bets_key(bets_data) if _c_bets_key is not None else None
+    if key is None and type(bets_data) is dict:
         values = bets_data.values()
         try:
             # the types are part of the key so that "paso" and ["p", "a", "s", "o"] differ
-            key = (tuple(bets_data), tuple(map(type, values)), tuple(map(tuple, values)))
-            found = _BETS.get(key)
+            key = (*bets_data, *map(type, values), *map(tuple, values))
+            hash(key)
         except TypeError:  # null, a number or an action given as an object: parse it the
-            key, found = None, None  # slow way, which explains what is wrong
+            key = None  # slow way, which explains what is wrong
+    if key is not None:
+        found = _BETS.get(key)
         if found is not None:
             return found
-    else:
-        key = None
     found = _parse_bets(bets_data)
     if key is not None and len(_BETS) < 50_000:
         _BETS[key] = found
@@ -152,8 +162,13 @@ def _parse_bets(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
         if isinstance(raw, str):
             raw = [raw]
         _require_list(raw, f"bets.{lance}")
-        bets.append(tuple(parse_action(a, lance) for a in raw))
+        actions = tuple(parse_action(a, lance) for a in raw)
+        bets.append(_ACTIONS.setdefault(actions, actions) if len(_ACTIONS) < 10_000 else actions)
     return tuple(bets)
+
+
+#: one tuple per distinct sequence of actions in a lance (scoring.hand memoises by it)
+_ACTIONS: dict[tuple[Action, ...], tuple[Action, ...]] = {}
 
 
 def _check_punto_key(record: HandRecord) -> None:

@@ -11,6 +11,9 @@ import pytest
 
 from scoring.__main__ import main
 
+# every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring-json.md"
 PAIRS = re.findall(
     r"```json request\n(.*?)\n```.*?Exit code (\d):\n\n```json response\n(.*?)\n```",

@@ -38,6 +38,9 @@ from scoring import (
 )
 from scoring.__main__ import main
 
+# every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 EIGHT = RuleSet()
 # Seat order from mano. mano R-R-C-1: best grande, par de reyes, 31; second S-S-7-6: par de
 # sotas, 33; third C-C-5-4: par de caballos, 29; postre 1-1-4-5: best chica, par de ases, 11.

@@ -24,6 +24,9 @@ from scoring import (
 )
 from scoring.betting import Outcome
 
+# every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 EIGHT = RuleSet()  # 8 reyes, 40 stones, 3 games a vaca, dejes on
 FOUR = RuleSet(kings=4)
 

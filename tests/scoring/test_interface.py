@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -93,3 +96,13 @@ def test_cli_errors_exit_2_with_json(stdin, code, words):
     assert result.returncode == 2
     error = json.loads(result.stdout)
     assert error["code"] == code and words in error["message"]
+
+
+def test_each_engine_path_runs_as_named(engine_path) -> None:
+    """The "python" variant of these tests really runs without the C speed-up."""
+    from scoring import hand, jsonio
+
+    uses_c = hand._situations is not None
+    assert uses_c == (engine_path == "c")
+    assert (hand._c_hand_values is not None) == uses_c
+    assert (jsonio._c_bets_key is not None) == uses_c

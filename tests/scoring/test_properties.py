@@ -61,6 +61,9 @@ from tests.scoring.strategies import (
     tied_deals,
 )
 
+# every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHEAP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

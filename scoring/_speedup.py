@@ -1,0 +1,22 @@
+"""The optional C speed-up of the engine's innermost loops: the module, or None.
+
+scoring/_cards.c is compiled by the project's install where a C compiler is found (pyproject.toml
+marks it optional). It only does what cards.py, hand.py and jsonio.py also do in Python, for the
+plain common case, and hands anything else back; the results are the same either way (tests in
+tests/scoring run both). Set SCORING_PURE_PYTHON=1 to use the Python code even where it is built.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+
+def load() -> ModuleType | None:
+    if os.environ.get("SCORING_PURE_PYTHON") == "1":
+        return None
+    try:
+        from scoring import _cards
+    except ImportError:  # not built: no C compiler at install time
+        return None
+    return _cards
