@@ -1,20 +1,21 @@
 /* scoring._cards: the innermost loops of reading and scoring a hand in C, and nothing else.
  *
- * situations(p0, p1, p2, p3) is scoring.hand._situations_py: which seat has the best cards in
- * each lance and what each seat holds in pares and juego, from HandValue.packed (cards.py).
+ * hand_values(hands, values) parses four players' cards in the compact text form ("Ro Rc 7e
+ * 1b") and takes each hand's value from scoring.cards.multiset_values(kings, real_31).
+ *
+ * situations(p0, p1, p2, p3, common) is scoring.hand._situations_py: which seat has the best
+ * cards in each lance and what each seat holds in pares and juego, from HandValue.packed.
  *
  * bets_key(bets) names a betting given as JSON with one str, for scoring/jsonio.py's memo.
  *
- * hand_values(hands, table) parses four players' cards in the compact text form ("Ro Rc 7e 1b")
- * and looks each hand up in table, a dict from scoring.cards.multiset_table(kings, real_31). It
- * is conservative: for anything but the plain common case (exactly four exact str of four
- * compact cards each, sixteen distinct cards, every multiset in the table) it returns None, and
- * the Python code, which holds the rules and explains every error, does the work. It never
- * raises, except MemoryError and a TypeError for a call with the wrong number of arguments.
+ * Each is conservative: for anything but the plain common case it returns None, and the Python
+ * code, which holds the rules and explains every error, does the work. None raises, except
+ * MemoryError and a TypeError for a call with the wrong number of arguments.
  *
- * scoring/cards.py holds the rules: the text form of a card (_FAST), the deck order (Card.index)
- * and the codes whose sum names a hand (CARD_CODES, DECK_MASK). This file repeats them in C and
- * tests/scoring/test_cards_speedup.py checks that both agree.
+ * scoring/cards.py holds the rules this repeats: the text form of a card (_FAST), the deck order
+ * (Card.index), multiset_index and the layout of HandValue.packed (PACKED_SHIFTS).
+ * tests/scoring/test_cards_speedup.py checks that both agree, and tests/scoring runs the whole
+ * engine with and without this module.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,15 +34,22 @@ static const unsigned char RANK_OF[128] = {
 static const unsigned char SUIT_OF[128] = {
     ['o'] = 1, ['O'] = 1, ['c'] = 2, ['C'] = 2, ['e'] = 3, ['E'] = 3, ['b'] = 4, ['B'] = 4,
 };
-/* 5 ** position in RANKS: a hand's sum names its multiset of ranks (base 5, counts <= 4). */
-static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
+/* C(n, k) for n < 13, k <= 4: the place of a multiset of four ranks in the order of
+ * scoring.cards.multiset_index (the combinatorial number system). */
+static const uint16_t CHOOSE[13][5] = {
+    {1, 0, 0, 0, 0},      {1, 1, 0, 0, 0},      {1, 2, 1, 0, 0},      {1, 3, 3, 1, 0},
+    {1, 4, 6, 4, 1},      {1, 5, 10, 10, 5},    {1, 6, 15, 20, 15},   {1, 7, 21, 35, 35},
+    {1, 8, 28, 56, 70},   {1, 9, 36, 84, 126},  {1, 10, 45, 120, 210}, {1, 11, 55, 165, 330},
+    {1, 12, 66, 220, 495},
+};
+#define MULTISETS 715 /* C(13, 4): multisets of four of the ten ranks */
 
 #define IS_SPACE(ch) ((ch) == ' ' || (ch) == '\t' || (ch) == '\n' || (ch) == '\r')
 
-/* One hand: 1 and its multiset number in *multiset, with its cards added to *seen; 0 when the
+/* One hand: 1 and its multiset_index in *multiset, with its cards added to *seen; 0 when the
  * text is not four compact cards or repeats a card already in *seen. */
 static int
-parse_hand(PyObject *text, uint64_t *seen, uint32_t *multiset)
+parse_hand(PyObject *text, uint64_t *seen, unsigned *multiset)
 {
     if (!PyUnicode_CheckExact(text)) {
         return 0;
@@ -59,7 +67,7 @@ parse_hand(PyObject *text, uint64_t *seen, uint32_t *multiset)
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     Py_ssize_t i = 0;
     int cards = 0;
-    uint32_t sum = 0;
+    unsigned position[4]; /* of each card's rank in RANKS */
     for (;;) {
         while (i < n && IS_SPACE(s[i])) {
             i++;
@@ -100,47 +108,34 @@ parse_hand(PyObject *text, uint64_t *seen, uint32_t *multiset)
             return 0; /* dealt twice */
         }
         *seen |= bit;
-        sum += POW5[rank - 1];
-        cards++;
+        position[cards++] = rank - 1;
     }
     if (cards != 4) {
         return 0;
     }
-    *multiset = sum;
+    for (int i = 1; i < 4; i++) { /* sort the four positions */
+        unsigned p = position[i];
+        int j = i - 1;
+        for (; j >= 0 && position[j] > p; j--) {
+            position[j + 1] = position[j];
+        }
+        position[j + 1] = p;
+    }
+    *multiset = CHOOSE[position[0]][1] + CHOOSE[position[1] + 1][2] +
+                CHOOSE[position[2] + 2][3] + CHOOSE[position[3] + 3][4];
     return 1;
 }
 
-/* table[key] as a new reference; NULL with no error set when missing or when the look-up
- * raised anything but MemoryError; NULL with MemoryError set otherwise. */
-static PyObject *
-lookup(PyObject *table, uint32_t multiset)
-{
-    PyObject *key = PyLong_FromUnsignedLong(multiset);
-    if (key == NULL) {
-        return NULL;
-    }
-    PyObject *value = PyDict_GetItemWithError(table, key); /* borrowed */
-    Py_DECREF(key);
-    if (value == NULL) {
-        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
-            PyErr_Clear(); /* a key with an odd __eq__: not the plain case */
-        }
-        return NULL;
-    }
-    Py_INCREF(value);
-    return value;
-}
-
 PyDoc_STRVAR(hand_values_doc,
-"hand_values(hands, table, /)\n"
+"hand_values(hands, values, /)\n"
 "--\n"
 "\n"
-"The four table entries for four hands in the compact form, or None.\n"
+"The four entries of values for four hands in the compact form, or None.\n"
 "\n"
-"hands: a list or tuple of four str, each four cards like 'Ro Rc 7e 1b'; table: the dict\n"
-"scoring.cards.multiset_table(kings, real_31). None whenever the input is not that plain case\n"
-"(a long name, a comma, a bad or repeated card, a missing key): the caller then takes the\n"
-"Python path, which explains what is wrong.");
+"hands: a list or tuple of four str, each four cards like 'Ro Rc 7e 1b'; values: the tuple\n"
+"scoring.cards.multiset_values(kings, real_31), by multiset_index. None whenever the input is\n"
+"not that plain case (a long name, a comma, a bad or repeated card, not such a tuple): the\n"
+"caller then takes the Python path, which explains what is wrong.");
 
 static PyObject *
 hand_values(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
@@ -150,7 +145,7 @@ hand_values(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
                      nargs);
         return NULL;
     }
-    PyObject *hands = args[0], *table = args[1];
+    PyObject *hands = args[0], *values = args[1];
     PyObject **items;
     if (PyList_CheckExact(hands)) {
         if (PyList_GET_SIZE(hands) != 4) {
@@ -167,13 +162,13 @@ hand_values(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
     else {
         Py_RETURN_NONE;
     }
-    if (!PyDict_CheckExact(table)) {
+    if (!PyTuple_CheckExact(values) || PyTuple_GET_SIZE(values) != MULTISETS) {
         Py_RETURN_NONE;
     }
 
     /* Parse all four first: no Python code runs here, so the list cannot change under us. */
     uint64_t seen = 0;
-    uint32_t multiset[4];
+    unsigned multiset[4];
     for (int h = 0; h < 4; h++) {
         if (!parse_hand(items[h], &seen, &multiset[h])) {
             Py_RETURN_NONE;
@@ -185,14 +180,8 @@ hand_values(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     for (int h = 0; h < 4; h++) {
-        PyObject *value = lookup(table, multiset[h]);
-        if (value == NULL) {
-            Py_DECREF(result);
-            if (PyErr_Occurred()) {
-                return NULL; /* MemoryError */
-            }
-            Py_RETURN_NONE;
-        }
+        PyObject *value = PyTuple_GET_ITEM(values, multiset[h]);
+        Py_INCREF(value);
         PyTuple_SET_ITEM(result, h, value); /* steals */
     }
     return result;
@@ -407,8 +396,8 @@ static PyModuleDef_Slot cards_slots[] = {
 PyDoc_STRVAR(module_doc,
 "Optional C speed-up of the engine's two innermost loops.\n"
 "\n"
-"hand_values(hands, table) parses four hands in the compact card form (Ro Rc 7e 1b) and\n"
-"returns the four entries of table (scoring.cards.multiset_table) or None; situations()\n"
+"hand_values(hands, values) parses four hands in the compact card form (Ro Rc 7e 1b) and\n"
+"returns their values (scoring.cards.multiset_values) or None; situations()\n"
 "says who has the best cards in each lance (scoring.hand._situations_py); bets_key() names\n"
 "a betting for scoring.jsonio's memo. On None the\n"
 "pure-Python path does the work and explains any error. scoring/cards.py and scoring/hand.py\n"

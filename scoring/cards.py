@@ -24,6 +24,7 @@ only a few hundred of those, so each is evaluated once per (kings, 31 real) and 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -444,6 +445,30 @@ def multiset_table(kings: int, real_31: Real31) -> dict[int, HandValue]:
             for ranks, value in value_table(kings, real_31).items()
         }
     return table
+
+
+def multiset_index(positions: tuple[int, ...]) -> int:
+    """The place (0-714) of a multiset of four ranks, given as their positions in RANKS (0-9) in
+    any order: the combinatorial number system, so the 715 multisets fill 0-714 exactly.
+    scoring/_cards.c computes the same."""
+    a, b, c, d = sorted(positions)
+    return math.comb(a, 1) + math.comb(b + 1, 2) + math.comb(c + 2, 3) + math.comb(d + 3, 4)
+
+
+_MULTISET_VALUES: dict[tuple[int, Real31], tuple[HandValue, ...]] = {}
+
+
+def multiset_values(kings: int, real_31: Real31) -> tuple[HandValue, ...]:
+    """The precomputed values for a rule set as a tuple, by multiset_index (scoring._cards)."""
+    key = (kings, real_31)
+    values = _MULTISET_VALUES.get(key)
+    if values is None:
+        table = value_table(kings, real_31)
+        by_index: list = [None] * math.comb(13, 4)
+        for combo in itertools.combinations_with_replacement(range(len(RANKS)), 4):
+            by_index[multiset_index(combo)] = table[tuple(RANKS[p] for p in combo)]
+        values = _MULTISET_VALUES[key] = tuple(by_index)
+    return values
 
 
 def hand_value(cards: tuple[Card, ...], kings: int = 8, real_31: Real31 = Real31.OFF) -> HandValue:

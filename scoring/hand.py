@@ -36,7 +36,7 @@ from typing import NamedTuple
 from scoring._speedup import load as load_speedup
 from scoring.betting import SIDE_NAMES, Act, Action, Betting, Outcome, resolve
 from scoring.cards import (
-    _MULTISET_TABLES,
+    _MULTISET_VALUES,
     CARD_CODES,
     DECK_MASK,
     DUPLES,
@@ -50,6 +50,7 @@ from scoring.cards import (
     hand_mask_and_ranks,
     juego_rank,
     multiset_table,
+    multiset_values,
     value_table,
 )
 from scoring.errors import CardError, DeclarationError
@@ -202,8 +203,8 @@ def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, Ha
     if _c_hand_values is not None:  # the hot path, in C when it is built (scoring/_cards.c)
         values = _c_hand_values(
             hands,
-            _MULTISET_TABLES.get((rules.kings, rules.real_31))
-            or multiset_table(rules.kings, rules.real_31),
+            _MULTISET_VALUES.get((rules.kings, rules.real_31))
+            or multiset_values(rules.kings, rules.real_31),
         )
         if values is not None:
             return values
