@@ -180,20 +180,10 @@ def _parse_hand_cached(tokens: tuple, seat_label: str) -> tuple[int, tuple[int, 
 
 
 def hand_mask_and_ranks(text: object, seat_label: str = "") -> tuple[int, tuple[int, ...]]:
-    """The deck bitmask of a hand and its natural ranks, for hands in the compact form.
-
-    This is the hot path of scoring with cards: four dict look-ups and a bit count. Anything
-    unusual (long names, a bad card, a repeated card) goes the slow way, which explains it.
+    """The deck bitmask of a hand and its natural ranks, or the CardError that says what is
+    wrong with it. The slow path: hand.hand_values reads the plain case (in C, or by summing
+    CARD_CODES) and comes here only for long names, lists of cards, or a mistake to explain.
     """
-    if type(text) is str:
-        tokens = text.split()
-        if len(tokens) == 4:
-            fast = _FAST.get
-            a, b, c, d = fast(tokens[0]), fast(tokens[1]), fast(tokens[2]), fast(tokens[3])
-            if a and b and c and d:
-                mask = a[0] | b[0] | c[0] | d[0]
-                if mask.bit_count() == 4:
-                    return mask, (a[1], b[1], c[1], d[1])
     mask, indices = _parse_hand_cached(_hand_key(text, seat_label), seat_label)
     return mask, _RANKS_OF[indices]
 
