@@ -1,1 +1,4 @@
-"""Peñas (clubs), their members and roles, players, pairs, leagues and ratings."""
+"""Peñas (clubs), their members and roles, players, pairs and rule-set presets.
+
+Club leagues and rankings across tournaments are not built yet.
+"""
