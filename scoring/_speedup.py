@@ -1,9 +1,14 @@
 """The optional C speed-up of the engine's innermost loops: the module, or None.
 
-scoring/_cards.c is compiled by the project's install where a C compiler is found (pyproject.toml
-marks it optional). It only does what cards.py, hand.py and jsonio.py also do in Python, for the
-plain common case, and hands anything else back; the results are the same either way (tests in
-tests/scoring run both). Set SCORING_PURE_PYTHON=1 to use the Python code even where it is built.
+Responsible for: finding scoring._cards (scoring/_cards.c, compiled by the project's install
+where a C compiler is found; pyproject.toml marks it optional) and honouring
+SCORING_PURE_PYTHON=1, which keeps the engine in Python even where it is built.
+
+Must not: hold a rule. The C only does what cards.py, hand.py and jsonio.py also do in Python,
+for the plain common case, and hands anything else back; the results are the same either way
+(tests/scoring runs both).
+
+Terms: none of the game's; see cards.py and hand.py.
 """
 
 from __future__ import annotations
