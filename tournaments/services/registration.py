@@ -332,7 +332,7 @@ def entry_check_in_undo(
             return entry
         if entry.status != Entry.Status.CHECKED_IN:
             raise Conflict(
-                f"{entry.pair} is not checked in: it is {entry.get_status_display()}.",
+                f"{entry.pair} is not checked in: it is {entry.status.replace('_', ' ')}.",
                 code="entry_not_checked_in",
                 entry=entry.pk,
                 status=entry.status,
@@ -561,7 +561,7 @@ def _require_registration_open(tournament: Tournament) -> None:
     if tournament.status not in REGISTRATION_OPEN:
         raise Conflict(
             f"Registration for {tournament.name} is closed (the tournament is "
-            f"{tournament.get_status_display()}); pairs can only be added before it starts.",
+            f"{tournament.status}); pairs can only be added before it starts.",
             code="registration_closed",
             status=tournament.status,
         )

@@ -208,7 +208,7 @@ def _check_link_open(match: Match, via: str) -> None:
         raise _link_closed()
     if match.round.status != Round.Status.PUBLISHED:
         raise Conflict(
-            f"Round {match.round.number} is {match.round.get_status_display()}: results are "
+            f"Round {match.round.number} is {match.round.status}: results are "
             "entered at the table only while the round is published. Ask the organizers.",
             code="round_not_open",
             round=match.round.number,
@@ -765,7 +765,7 @@ def match_result_correct(
         if locked.status != Match.Status.CONFIRMED:
             raise Conflict(
                 "Only a confirmed result can be corrected; this match is "
-                f"{locked.get_status_display()}. Enter or resolve its result instead.",
+                f"{locked.status.replace('_', ' ')}. Enter or resolve its result instead.",
                 code="not_confirmed",
             )
         dependent = _dependent_match(locked)
@@ -935,7 +935,7 @@ def _hand_answer(match: Match, state: dict, number: int, *, replayed: bool) -> H
 def _check_hand_entry_open(match: Match) -> None:
     if match.status not in (Match.Status.PENDING, Match.Status.IN_PROGRESS):
         raise Conflict(
-            f"The result of this match was already entered ({match.get_status_display()}): "
+            f"The result of this match was already entered ({match.status.replace('_', ' ')}): "
             "hands can no longer be added or removed.",
             code="result_already_entered",
         )

@@ -501,7 +501,7 @@ def round_publish(*, round: Round, actor: User) -> Round:
         _require_organizer(actor, rnd.phase.tournament)
         if rnd.status != Round.Status.DRAFT:
             raise Conflict(
-                f"Round {rnd.number} is already {rnd.get_status_display()}.",
+                f"Round {rnd.number} is already {rnd.status}.",
                 code="round_not_draft",
                 status=rnd.status,
             )
