@@ -274,10 +274,9 @@ class HandValue:
     real: bool  # 31 real under the rule set
 
     keys: tuple[int, int, int, int, int]  # grande, chica, pares, juego, punto ranks
-    juego_points: int  # points when they make juego, else 0
     juego_bonus: int  # 3 with 31, 2 with any other juego, 0 without
     #: ``keys``, ``pares`` and ``juego_bonus`` in one int (PACKED_SHIFTS), for
-    #: scoring._cards.compare
+    #: scoring._cards.situations
     packed: int
 
     @property
@@ -388,7 +387,6 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
         juego_rank=juego,
         real=real,
         keys=keys,
-        juego_points=points if points >= 31 else 0,
         juego_bonus=juego_bonus,
         packed=packed,
     )

@@ -313,10 +313,12 @@ def _score_lance(
     dejes: bool,
     contested: int,
     bonus: tuple[int, int],
+    actions: tuple[Action, ...] = (),
 ) -> _Lance:
     """A lance from how its betting ended. ``contested``: the winner when the betting left it
     open, as the winning seat 0-3 when the cards decided it or 4 + side when a declaration did;
-    ``bonus``: the pares or juego bonus each side would score (punto's is always 1)."""
+    ``bonus``: the pares or juego bonus each side would score (punto's is always 1);
+    ``actions``: kept in the result for _LANCES."""
     outcome = betting.outcome
     if outcome is _NO_QUERIDO:  # the pair that bet takes the lance
         w = 4 + betting.side
@@ -330,7 +332,7 @@ def _score_lance(
     if outcome is _NO_QUERIDO and dejes:
         deje = (ScoreEvent(name, side, betting.stones, "deje"),)
     if outcome is _ORDAGO:
-        return (), (), decided, ScoreEvent(name, side, 0, "ordago"), ()
+        return (), (), decided, ScoreEvent(name, side, 0, "ordago"), actions
     count = []
     if side is not None:
         if outcome is _QUERIDO:
@@ -340,7 +342,7 @@ def _score_lance(
                 count.append(ScoreEvent(name, side, 1, "paso"))
         elif key == 4 or bonus[side]:  # punto: 1; pares and juego: the pair's bonus
             count.append(ScoreEvent(name, side, 1 if key == 4 else bonus[side], "bonus"))
-    return deje, tuple(count), decided, None, ()
+    return deje, tuple(count), decided, None, actions
 
 
 def _hand_score(
@@ -386,7 +388,7 @@ def _lance_from_cards(actions: tuple[Action, ...], situation: int) -> _Lance:
         else:
             name, speakers, key = "punto", _ALL_SEATS, 4
     betting = resolve(actions, lance=name, speakers=speakers, min_envite=min_envite)
-    lance = (*_score_lance(name, key, betting, speakers, dejes, best, bonus)[:4], actions)
+    lance = _score_lance(name, key, betting, speakers, dejes, best, bonus, actions)
     if len(_LANCES) >= 100_000:  # callers that build a new tuple for every hand
         _LANCES.clear()
     _LANCES[id(actions), situation] = lance
@@ -501,7 +503,7 @@ def _situations_py(p0: int, p1: int, p2: int, p3: int, common: int) -> tuple[int
     or the juego bonus; 2 bits a seat; 0 in grande and chica), and ``common`` (bits 12 up,
     the same for every lance). scoring._cards.situations is the same in C."""
     best = []
-    for shift, width in zip(PACKED_SHIFTS[:5], PACKED_WIDTHS, strict=False):
+    for shift, width in zip(PACKED_SHIFTS[:5], PACKED_WIDTHS[:5], strict=True):
         mask = (1 << width) - 1
         top = max(
             (p0 >> shift & mask) * 4 + 3,

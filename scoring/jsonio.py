@@ -15,15 +15,7 @@ from typing import Any
 
 from scoring._speedup import load as load_speedup
 from scoring.betting import SIDE_NAMES, Action, parse_action
-from scoring.cards import (
-    _MULTISET_VALUES,
-    DUPLES,
-    MEDIAS,
-    PAR,
-    PARES_NAMES,
-    PARES_NONE,
-    multiset_values,
-)
+from scoring.cards import DUPLES, MEDIAS, PAR, PARES_NAMES, PARES_NONE
 from scoring.errors import FormatError, ScoringError
 from scoring.hand import (
     JUEGO_NONE,
@@ -49,7 +41,6 @@ from scoring.rules import RuleSet
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_bets_key = _cards.bets_key if _cards is not None else None  # one str naming a betting
-_c_hand_values = _cards.hand_values if _cards is not None else None  # see hand.hand_values
 
 POSITIONS = ("A1", "B1", "A2", "B2")
 _PARES_WORDS = {
@@ -102,22 +93,9 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
             field=sorted(unknown)[0],
         )
     bets_data = data.get("bets")
-    bets = _NO_BETS
-    if bets_data:
-        # the common case of _bets_from_json and of hand_values, inlined (a call costs as much)
-        key = _c_bets_key(bets_data) if _c_bets_key is not None else None
-        bets = (_BETS.get(key) if key is not None else None) or _bets_from_json(bets_data)
+    bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
     cards = data.get("cards")
-    values = None
-    if cards is not None:
-        if _c_hand_values is not None:
-            values = _c_hand_values(
-                cards,
-                _MULTISET_VALUES.get((rules.kings, rules.real_31))
-                or multiset_values(rules.kings, rules.real_31),
-            )
-        if values is None:
-            values = hand_values(rules, cards)
+    values = hand_values(rules, cards) if cards is not None else None
     decl_data = data.get("declarations")
     decl = declarations_from_json(decl_data) if decl_data is not None else None
     record = _new_record(HandRecord, (bets, values, decl))

@@ -33,6 +33,5 @@ def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
         patch.setattr(hand, "_c_hand_values", None)
         patch.setattr(hand, "_situations", None)
         patch.setattr(jsonio, "_c_bets_key", None)
-        patch.setattr(jsonio, "_c_hand_values", None)
         patch.setenv("SCORING_PURE_PYTHON", "1")  # for `python -m scoring` subprocesses
         yield "python"

@@ -106,4 +106,3 @@ def test_each_engine_path_runs_as_named(engine_path) -> None:
     assert uses_c == (engine_path == "c")
     assert (hand._c_hand_values is not None) == uses_c
     assert (jsonio._c_bets_key is not None) == uses_c
-    assert (jsonio._c_hand_values is not None) == uses_c
