@@ -8,33 +8,43 @@ every API error the same body::
                "fields": {…}}}
 
 Errors from the pure cores (scoring.ScoringError, tournaments.draw.DrawError,
-scoring.standings.StandingsError) are illegal input: 400 with the engine's own message.
+scoring.standings.StandingsError) are illegal input: 400. Every one of these errors is a
+scoring.messages.MessageError: ``error_message`` renders its text and params in the reader's
+language from the catalogs of the ``errors`` gettext domain.
 
 Must not: hold a rule. Anything else that escapes a view is a bug and stays a 500.
 """
 
 from __future__ import annotations
 
+import gettext as _gettext
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils import translation
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from scoring.messages import DOMAIN, MessageError, jsonable, scoring_translations
 
-class DomainError(Exception):
-    """An error a user can act on; ``message`` says what is wrong and what to do."""
+#: where the project's catalogs of the errors domain live (the engine ships its own)
+_LOCALE_DIR = Path(settings.BASE_DIR) / "locale"
+
+
+class DomainError(MessageError):
+    """An error a user can act on; its message says what is wrong and what to do.
+
+    Raised with a stable ``code``, an English message text with named blanks (marked with
+    ``gettext_noop``) and the params that fill them; ``error_message`` renders it in the
+    reader's language.
+    """
 
     status = 400
     code = "invalid"
-
-    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        self.params = params
 
 
 class Invalid(DomainError):
@@ -62,44 +72,41 @@ class StaleVersion(Conflict):
     code = "stale_version"
 
 
+@lru_cache(maxsize=16)
+def _translations(language: str) -> _gettext.NullTranslations:
+    """The errors-domain catalog of ``language``: the project's, then the engine's."""
+    project = _gettext.translation(DOMAIN, _LOCALE_DIR, languages=[language], fallback=True)
+    project.add_fallback(scoring_translations(language))
+    return project
+
+
+def error_message(exc: BaseException, language: str | None = None) -> str:
+    """What a person reads for ``exc``, in ``language`` (default: the active language).
+
+    Every error a user can act on (services, draw, engine) is a MessageError and is rendered
+    from its text and params; anything else shows its own text.
+    """
+    if not isinstance(exc, MessageError):
+        return str(exc)
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    if language.split("-")[0] == "en":
+        return exc.message
+    return exc.render(_translations(translation.to_locale(language)))
+
+
 def error_body(status: int, code: str, message: str, params=None, fields=None) -> dict:
     body: dict[str, Any] = {"status": status, "code": code, "message": message}
-    body["params"] = {k: _plain(v) for k, v in (params or {}).items()}
+    body["params"] = {k: jsonable(v) for k, v in (params or {}).items()}
     if fields:
         body["fields"] = fields
     return {"error": body}
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return str(value)
-
-
-def _pure_core_error(exc: Exception) -> tuple[str, str, dict] | None:
-    """The pure cores' errors, recognised without importing them at module load."""
-    from scoring.errors import ScoringError
-    from scoring.standings import StandingsError
-    from tournaments.draw import DrawError
-
-    if isinstance(exc, ScoringError):
-        return exc.code, exc.message, exc.params
-    if isinstance(exc, (DrawError, StandingsError)):
-        return getattr(exc, "code", "invalid"), str(exc), getattr(exc, "params", {}) or {}
-    return None
-
-
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
-    if isinstance(exc, DomainError):
-        return Response(error_body(exc.status, exc.code, exc.message, exc.params), exc.status)
-    core = _pure_core_error(exc)
-    if core is not None:
-        code, message, params = core
-        return Response(error_body(400, code, message, params), 400)
+    if isinstance(exc, MessageError):
+        status = getattr(exc, "status", 400)
+        message = error_message(exc)
+        return Response(error_body(status, exc.code, message, exc.params), status)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

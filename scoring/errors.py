@@ -2,8 +2,9 @@
 
 Responsible for: the one family of exceptions the engine raises for input a player or organizer
 can correct. Every message says what is wrong and, where it helps, how to fix it, in words a
-player understands (lance, card, number). Each error also carries a stable ``code`` and its
-``params`` so the web layer can translate the message.
+player understands (lance, card, number). Each error carries a stable ``code``, its message text
+(an English gettext id with named blanks) and the ``params`` that fill it, so any layer can
+render it in the reader's language (scoring.messages).
 
 Must not: be raised for bugs. A bug inside the engine is any other exception.
 
@@ -12,36 +13,19 @@ Terms: lance (grande, chica, pares, juego, punto), envite, deje, órdago, mano, 
 
 from __future__ import annotations
 
-from typing import Any
+from scoring.messages import MessageError, gettext_noop
 
 
-class ScoringError(ValueError):
+class ScoringError(MessageError, ValueError):
     """An entry the rules of Mus do not allow. Nothing was scored."""
 
     code = "invalid"
 
-    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        self.params = params
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "error": type(self).__name__,
-            "code": self.code,
-            "message": self.message,
-            "params": {k: _jsonable(v) for k, v in self.params.items()},
-        }
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return str(value)
+    def in_hand(self, number: int) -> ScoringError:
+        """Name the hand of a match the error is about ("Hand 3: …"), once; returns self."""
+        if "hand" not in self.params:
+            self.add_context(gettext_noop("Hand {hand}: {error}"), hand=number)
+        return self
 
 
 class RuleSetError(ScoringError):

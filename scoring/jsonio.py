@@ -373,10 +373,7 @@ def run(request: Any) -> dict[str, Any]:
             try:
                 records.append(hand_from_json(raw, rules))
             except ScoringError as error:
-                error.params.setdefault("hand", number)
-                error.message = f"Hand {number}: {error.message}"
-                error.args = (error.message,)
-                raise
+                raise error.in_hand(number) from None
         first = request.get("first_mano", "A1")
         if first not in POSITIONS:
             raise FormatError(

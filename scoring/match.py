@@ -171,10 +171,7 @@ def play_match(
         try:
             state, outcome = apply_hand(state, record)
         except ScoringError as error:  # say which hand, keep the error's class and code
-            error.message = f"Hand {number}: {error.message}"
-            error.args = (error.message,)
-            error.params["hand"] = number
-            raise
+            raise error.in_hand(number) from None
         outcomes.append(outcome)
     return state, tuple(outcomes)
 

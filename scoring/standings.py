@@ -77,6 +77,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
 
+from scoring.messages import MessageError
+
 __all__ = [
     "Entry",
     "MatchKind",
@@ -90,16 +92,11 @@ __all__ = [
 ]
 
 
-class StandingsError(ValueError):
+class StandingsError(MessageError, ValueError):
     """Input an organizer can fix: a bad tiebreak order, entry list or match record.
 
-    ``code`` is stable and meant for the edge to pick a translated message; the English message
-    says what is wrong and how to fix it.
+    ``code`` is stable; the message is rendered from its text and params (scoring.messages).
     """
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class MatchKind(enum.StrEnum):

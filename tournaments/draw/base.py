@@ -18,8 +18,8 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
+from scoring.messages import MessageError
 from tournaments.draw.reasons import Reason
 
 __all__ = [
@@ -34,18 +34,12 @@ __all__ = [
 ]
 
 
-class DrawError(Exception):
+class DrawError(MessageError):
     """Input an organizer can act on: the message says what is wrong and how to fix it.
 
-    ``code`` is stable and ``params`` holds the values the message mentions, so the web layer
-    can show a translated message. A bug is any other exception.
+    ``code`` is stable and ``params`` holds every value the message shows, so any layer can
+    render it in the reader's language (scoring.messages). A bug is any other exception.
     """
-
-    def __init__(self, message: str, *, code: str, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.params = params
 
 
 @dataclass(frozen=True)

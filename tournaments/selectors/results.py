@@ -113,10 +113,7 @@ def hand_records(rules: RuleSet, payloads: list[Any]) -> list:
         try:
             records.append(hand_from_json(raw, rules))
         except ScoringError as error:
-            error.params.setdefault("hand", number)
-            error.message = f"Hand {number}: {error.message}"
-            error.args = (error.message,)
-            raise
+            raise error.in_hand(number) from None
     return records
 
 
@@ -138,9 +135,7 @@ def fold_hands(
         try:
             state, outcome = apply_hand(state, record)
         except EntryAfterEnd as error:  # same wording as play_match
-            raise EntryAfterEnd(
-                f"Hand {number}: {error.message}", code=error.code, hand=number
-            ) from None
+            raise error.in_hand(number) from None
         outcomes.append(outcome)
     return state, tuple(outcomes)
 
