@@ -40,6 +40,8 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from config.errors import error_message, is_cataloged
+
 __all__ = ["error_text", "translated_codes"]
 
 #: scoring's seat names (scoring.hand.SEAT_NAMES: seats counted from mano) as a player says them
@@ -1736,6 +1738,8 @@ def translated_codes() -> frozenset[str]:
 def error_text(exc: BaseException) -> str:
     """The error as a person should read it: the translated text of its code, filled in with
     its params, or the error's own (English) message when there is none."""
+    if is_cataloged(exc):
+        return error_message(exc)
     message = str(getattr(exc, "message", None) or exc)
     code = getattr(exc, "code", None)
     texts = _TEXTS.get(code) if isinstance(code, str) else None
