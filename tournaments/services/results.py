@@ -45,6 +45,7 @@ from django.utils import timezone
 from clubs.models import Membership
 from clubs.roles import ORGANIZING_ROLES, require_organizer
 from config.errors import Conflict, Invalid, NotFound, StaleVersion
+from config.queue import enqueue_on_commit
 from scoring import GameEntry, MatchState, RuleSet, record_games
 from scoring.jsonio import games_from_json, outcome_to_json, state_to_json
 from tournaments.models import (
@@ -354,10 +355,7 @@ def _set_result(match: Match, summary: dict, *, kind: str) -> None:
 
 
 def _queue_result_confirmed(match: Match) -> None:
-    from tournaments.tasks import result_confirmed
-
-    match_id = match.pk
-    transaction.on_commit(lambda: result_confirmed.delay(match_id))
+    enqueue_on_commit("tournaments.result_confirmed", match_id=match.pk)
 
 
 def _store_submission(

@@ -35,8 +35,9 @@ from django.utils import timezone
 
 from clubs.roles import can_organize, require_organizer
 from config.errors import Conflict, Invalid, NotFound
+from config.queue import enqueue_on_commit
 from scoring.errors import RuleSetError
-from tournaments import draw_manager, tasks
+from tournaments import draw_manager
 from tournaments.draw import DrawError, champion, lives_left
 from tournaments.models import (
     AuditEntry,
@@ -134,11 +135,11 @@ def _lock_round(round_id: int) -> Round:
 
 
 def _after_commit_standings(phase_id: int) -> None:
-    transaction.on_commit(lambda: tasks.standings_refresh.delay(phase_id))
+    enqueue_on_commit("tournaments.standings_refresh", phase_id=phase_id)
 
 
 def _after_commit_email(round_id: int) -> None:
-    transaction.on_commit(lambda: tasks.round_pairings_email.delay(round_id))
+    enqueue_on_commit("tournaments.round_pairings_email", round_id=round_id)
 
 
 def _tables_text(matches: list[Match]) -> str:
