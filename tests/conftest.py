@@ -107,6 +107,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 
 
 @pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's default language, whatever a request before it activated
+    (the active language is per thread, and a request leaves its own behind)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _services_present(request: pytest.FixtureRequest) -> None:
     """Under CI, fail (never skip) a test whose service is missing."""
     node = request.node

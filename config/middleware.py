@@ -1,0 +1,47 @@
+"""Request-wide behaviour the project adds to Django's middleware.
+
+Responsible for: ``ApiLanguageMiddleware``, the language of the API. Pages speak Spanish unless
+the person chose English; the API speaks the language its client asks for in
+``Accept-Language`` and English when it asks for none, so that a script written against the
+documented messages keeps reading them. Error bodies keep ``code`` and ``params`` for programs
+whatever the language; Django's LocaleMiddleware then names the language in
+``Content-Language``.
+
+Must not: decide what a message says (config.errors renders it).
+"""
+
+from __future__ import annotations
+
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+API_PREFIX = "/api/"
+
+#: the API's language when the client names none it can read
+API_DEFAULT_LANGUAGE = "en"
+
+
+def api_language(header: str) -> str:
+    """The first supported language of an ``Accept-Language`` header, else English."""
+    for language, _quality in parse_accept_lang_header(header or ""):
+        if language == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(language)
+        except LookupError:
+            continue
+    return API_DEFAULT_LANGUAGE
+
+
+class ApiLanguageMiddleware:
+    """Under ``/api/``, activate the language of ``Accept-Language`` (English by default)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path_info.startswith(API_PREFIX):
+            language = api_language(request.headers.get("Accept-Language", ""))
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)
