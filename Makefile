@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 MANAGE := $(PY) manage.py
 
-.PHONY: help bootstrap run test lint format lock worker clean
+.PHONY: help bootstrap run test lint format lock worker prod clean
 
 help:
 	@echo "make run     install, migrate, load the demo tournament, serve on 127.0.0.1:8000"
@@ -14,6 +14,7 @@ help:
 	@echo "make format  apply ruff format and ruff's safe fixes"
 	@echo "make lock    regenerate requirements.lock from pyproject.toml"
 	@echo "make worker  run a Celery worker (needs CELERY_BROKER_URL)"
+	@echo "make prod    the production stack: gunicorn, Celery worker and beat (docs/deploy.md)"
 
 bootstrap:
 	@scripts/bootstrap
@@ -43,6 +44,10 @@ lock: bootstrap
 
 worker: bootstrap
 	$(BIN)/celery -A config worker --loglevel INFO
+
+# The production stack on one machine (web, worker, beat); see docs/deploy.md for its environment.
+prod: bootstrap
+	scripts/prod
 
 clean:
 	rm -rf $(VENV) staticfiles .ruff_cache .hypothesis

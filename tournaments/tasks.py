@@ -20,12 +20,12 @@ log = logging.getLogger(__name__)
 RETRY = {"autoretry_for": (OperationalError,), "max_retries": 5, "retry_backoff": True}
 
 
-@shared_task(name="amarrako.ping")
+@shared_task(name="amarrako.ping", ignore_result=False)
 def ping() -> dict:
     return {"pong": True, "worker": socket.gethostname()}
 
 
-@shared_task(name="amarrako.db_roundtrip")
+@shared_task(name="amarrako.db_roundtrip", ignore_result=False)
 def db_roundtrip(value: str) -> str:
     """Echo `value` through the worker's database connection; return the database vendor."""
     with connection.cursor() as cursor:
@@ -85,3 +85,14 @@ def result_confirmed(match_id: int) -> None:
     standings_refresh(match.round.phase_id)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
+
+
+@shared_task(name="tournaments.reconcile", **RETRY)
+def reconcile() -> dict:
+    """Beat's periodic repair: redo what a lost task left undone (see services.reconcile)."""
+    from tournaments.services.reconcile import reconcile_pending
+
+    done = reconcile_pending()
+    if any(done.values()):
+        log.warning("reconciliation repaired what a lost task left undone: %s", done)
+    return done

@@ -1,0 +1,63 @@
+"""gunicorn's configuration for Amarrako (``gunicorn -c deploy/gunicorn.conf.py config.wsgi``).
+
+Threaded workers (gthread): a phone on bad Wi-Fi holds a connection for seconds while it sends
+a few hundred bytes, and a thread waiting on it costs little; several processes use the cores.
+Every value can be changed from the environment without editing this file.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# The dev server's backlog of 10 dropped phones at the start of a round; the kernel caps this
+# at net.core.somaxconn.
+backlog = int(os.environ.get("WEB_BACKLOG", "2048"))
+timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+# A worker is replaced after this many requests: a slow leak never becomes an outage.
+max_requests = 5000
+max_requests_jitter = 500
+# Behind a proxy on the same machine (nginx, caddy) that sets X-Forwarded-For/-Proto.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn's own control socket goes with the stack's other run files, not into $HOME.
+control_socket = os.path.join(os.environ.get("AMARRAKO_RUN_DIR", "/tmp"), "gunicorn.ctl")
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+access_log_format = (
+    '{"time": "%(t)s", "logger": "gunicorn.access", "request_id": "%({x-request-id}o)s", '
+    '"method": "%(m)s", "path": "%(U)s", "status": %(s)s, "bytes": "%(B)s", '
+    '"duration_ms": %(M)s, "remote": "%(h)s"}'
+)
+
+if os.environ.get("LOG_FORMAT", "text") == "json":
+    # The server's own lines (start, worker exits, timeouts) in the same JSON as the app's.
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            },
+            "access": {"format": "%(message)s"},
+        },
+        "handlers": {
+            "error": {"class": "logging.StreamHandler", "formatter": "json"},
+            "access": {"class": "logging.StreamHandler", "formatter": "access"},
+        },
+        "root": {"handlers": ["error"], "level": "INFO"},
+        "loggers": {
+            "gunicorn.error": {
+                "handlers": ["error"],
+                "level": loglevel.upper(),
+                "propagate": False,
+            },
+            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        },
+    }

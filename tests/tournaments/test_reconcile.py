@@ -1,0 +1,77 @@
+"""The periodic reconciliation (Celery beat) repairs what a lost task left undone, and does
+nothing when nothing was lost. A "lost task" here is a result stored without its follow-up
+task, as when a worker is killed mid-task or the broker is down when the task is queued."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import tournament_field
+from tournaments.models import Match, Notification, Round, StandingsSnapshot, Tournament
+from tournaments.services.reconcile import reconcile_pending
+from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
+from tournaments.services.standings import standings_refresh
+
+pytestmark = pytest.mark.django_db
+
+NOTHING = {"standings": 0, "brackets": 0, "rounds": 0}
+
+
+def confirm_without_task(match: Match, winner_id: int) -> None:
+    a_wins = winner_id == match.entry_a_id
+    match.status = Match.Status.CONFIRMED
+    match.winner_id = winner_id
+    match.games_a, match.games_b = (2, 0) if a_wins else (0, 2)
+    match.stones_a, match.stones_b = (80, 31) if a_wins else (31, 80)
+    match.save()
+
+
+def published_round(pairs: int, fmt: str):
+    t, organizer, entries = tournament_field(pairs, status=Tournament.Status.RUNNING)
+    phase = phase_create(tournament=t, actor=organizer, name="Fase", format=fmt, rounds_planned=3)
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    return phase, rnd
+
+
+def test_lost_results_are_put_in_the_standings_and_the_round_is_announced_once():
+    phase, rnd = published_round(4, "swiss")
+    standings_refresh(phase_id=phase.id)  # what publishing queued; the results' tasks are lost
+    for match in rnd.matches.all():
+        confirm_without_task(match, match.entry_a_id)
+
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+
+    rows = StandingsSnapshot.objects.get(phase=phase).rows
+    assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]
+    assert Notification.objects.filter(key=f"round-complete:{rnd.pk}").count() == 1
+    assert reconcile_pending() == NOTHING
+
+
+def test_a_lost_last_result_of_a_knockout_stage_still_creates_the_next_stage():
+    phase, rnd = published_round(4, "single_elimination")
+    for match in rnd.matches.exclude(kind=Match.Kind.BYE):
+        confirm_without_task(match, match.entry_a_id)
+
+    done = reconcile_pending()
+
+    assert done["brackets"] == 1
+    final = Round.objects.get(phase=phase, number=2)
+    assert final.matches.count() == 1
+    assert reconcile_pending()["brackets"] == 0
+
+
+def test_nothing_lost_means_nothing_done():
+    phase, rnd = published_round(4, "swiss")
+    standings_refresh(phase_id=phase.id)
+
+    assert reconcile_pending() == NOTHING
+
+
+def test_a_tournament_that_is_not_running_is_left_alone():
+    phase, rnd = published_round(4, "swiss")
+    for match in rnd.matches.all():
+        confirm_without_task(match, match.entry_a_id)
+    Tournament.objects.filter(pk=phase.tournament_id).update(status=Tournament.Status.FINISHED)
+
+    assert reconcile_pending() == NOTHING

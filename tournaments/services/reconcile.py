@@ -1,0 +1,73 @@
+"""The periodic repair of follow-up work that a lost task left undone.
+
+Responsible for: ``reconcile_pending``, run by Celery beat every RECONCILE_SECONDS (the task
+tournaments.reconcile). A confirmed result queues one task (result_confirmed) that refreshes
+the standings, advances a bracket and notifies a complete round; a worker killed mid-task or a
+broker down at the moment of queueing loses it. This finds, in the running tournaments, every
+phase whose standings are older than its last changed match, every elimination phase (whose
+advance is idempotent and cheap when nothing is due), and every round whose matches are all
+decided without its "round complete" notification, and does that work through the same
+services the task calls. Running it when nothing was lost changes nothing.
+
+Must not: decide anything the services decide; touch a tournament that is not running (a
+correction there queues its own task, and nobody waits on those standings at a table).
+
+Cost: three queries to find the work, then the services' own for each piece found.
+"""
+
+from __future__ import annotations
+
+from django.db.models import CharField, Exists, F, Max, Min, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
+
+from tournaments.models import Match, Notification, Phase, Round, Tournament
+from tournaments.selectors.rounds import ELIMINATION_FORMATS
+from tournaments.services.results import round_completion_notify
+from tournaments.services.rounds import bracket_advance
+from tournaments.services.standings import standings_refresh
+
+
+def reconcile_pending() -> dict[str, int]:
+    """Do the follow-up work that is due; returns how many of each piece were done."""
+    running = Phase.objects.filter(
+        tournament__status=Tournament.Status.RUNNING, status=Phase.Status.RUNNING
+    )
+    stale = (
+        running.annotate(
+            last_change=Max("rounds__matches__updated_at"),
+            computed=Min("standings__computed_at"),
+        )
+        .filter(last_change__isnull=False)
+        .filter(Q(computed__isnull=True) | Q(computed__lt=F("last_change")))
+        .values_list("pk", flat=True)
+    )
+    done = {"standings": 0, "brackets": 0, "rounds": 0}
+    for phase_id in list(stale):
+        standings_refresh(phase_id=phase_id)
+        done["standings"] += 1
+    for phase_id in list(
+        running.filter(format__in=ELIMINATION_FORMATS, bracket__isnull=False).values_list(
+            "pk", flat=True
+        )
+    ):
+        done["brackets"] += 1 if bracket_advance(phase_id=phase_id) else 0
+    undecided = (
+        Match.objects.filter(round=OuterRef("pk"))
+        .exclude(kind=Match.Kind.BYE)
+        .exclude(status=Match.Status.CONFIRMED)
+    )
+    notified = Notification.objects.filter(
+        tournament_id=OuterRef("phase__tournament_id"),
+        key=Concat(Value("round-complete:"), Cast(OuterRef("pk"), CharField())),
+    )
+    complete = (
+        Round.objects.filter(
+            phase__in=running, status=Round.Status.PUBLISHED, matches__isnull=False
+        )
+        .filter(~Exists(undecided), ~Exists(notified))
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for round_id in list(complete):
+        done["rounds"] += 1 if round_completion_notify(round_id=round_id) else 0
+    return done
