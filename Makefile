@@ -1,4 +1,4 @@
-# Every target bootstraps first, so a fresh clone needs nothing but Python 3.11 and make.
+# Every target but help and clean bootstraps first, so a fresh clone needs nothing but Python 3.11 and make.
 .DEFAULT_GOAL := help
 
 VENV   := .venv
