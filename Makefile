@@ -1,4 +1,4 @@
-# Every target bootstraps first, so a fresh clone needs nothing but Python 3.11 and make.
+# All targets but help and clean bootstrap first: a fresh clone needs only Python 3.11 and make.
 .DEFAULT_GOAL := help
 
 VENV   := .venv

@@ -1,15 +1,80 @@
 """The API under /api/v1/: mounts each app's api/urls.py.
 
-Holds no endpoint of its own except the health check, which load balancers and CI use.
+Holds no endpoint of its own except two that belong to no app: the root (``GET /api/v1/``, the
+index a client or a person starts from: the resources, the schema, the docs) and the health
+check, which load balancers and CI use.
 """
 
-from django.urls import include, path
+from __future__ import annotations
+
+from functools import cache
+
+from django.urls import URLPattern, URLResolver, include, path, reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+
+class ApiRootApi(APIView):
+    """The index of the API: every resource read without an id, the schema and its docs.
+
+    The resources are found in the URL patterns, not listed by hand: every GET endpoint under
+    /api/v1/ whose path takes no parameter (``clubs``, ``tournaments``, …). Anything under
+    them (``clubs/{club_id}/players``, …) is in the schema.
+    """
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        resources = serializers.DictField(
+            child=serializers.URLField(),
+            help_text="name → absolute URL of each list or read that needs no id",
+        )
+        schema = serializers.URLField(help_text="the OpenAPI schema")
+        docs = serializers.URLField(help_text="the schema as browsable documentation")
+
+        class Meta:
+            ref_name = "ApiRootOutput"
+
+    @extend_schema(operation_id="api_root", responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        absolute = request.build_absolute_uri
+        data = {
+            "resources": {name: absolute(reverse(url_name)) for name, url_name in _resources()},
+            "schema": absolute(reverse("schema")),
+            "docs": absolute(reverse("swagger-ui")),
+        }
+        return Response(self.OutputSerializer(data).data)
+
+
+@cache
+def _resources() -> tuple[tuple[str, str], ...]:
+    """(name, URL name) of each GET endpoint under /api/v1/ without path parameters."""
+    found: list[tuple[str, str]] = []
+
+    def walk(patterns, prefix: str, namespace: str) -> None:
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                space = f"{namespace}:{entry.namespace}" if entry.namespace else namespace
+                walk(entry.url_patterns, prefix + str(entry.pattern), space)
+            elif isinstance(entry, URLPattern):
+                view = getattr(entry.callback, "view_class", None)
+                route = prefix + str(entry.pattern)
+                if (
+                    route
+                    and entry.name
+                    and not entry.pattern.converters
+                    and view is not None
+                    and hasattr(view, "get")
+                    and view is not ApiRootApi
+                ):
+                    found.append((route, f"{namespace}:{entry.name}"))
+
+    walk(urlpatterns, "", app_name)
+    return tuple(sorted(found))
 
 
 class HealthApi(APIView):
@@ -27,6 +92,7 @@ class HealthApi(APIView):
 app_name = "api"
 
 urlpatterns = [
+    path("", ApiRootApi.as_view(), name="root"),
     path("health", HealthApi.as_view(), name="health"),
     # Each app's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…).
     path("", include("clubs.api.urls", namespace="clubs")),

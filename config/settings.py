@@ -121,7 +121,9 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- Database -------------------------------------------------------------------------------
 
-# No ATOMIC_REQUESTS: each service opens its own transaction.atomic() (see STYLE.md).
+# No ATOMIC_REQUESTS: a view is not a transaction. Each service opens its own
+# transaction.atomic(), locks the rows it changes and queues its tasks for after the commit
+# (docs/architecture.md, "Services").
 DATABASE_URL = os.environ.get("DATABASE_URL") or (
     "postgres://postgres@127.0.0.1:5432/amarrako" if CI else f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 )
