@@ -3,8 +3,8 @@
 Responsible for: creating a tournament from one of the peña's presets, editing its data and
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
 result, and the one step the desk suggests doing now), and changing its status (open the
-registration, start, finish). The desk also shows the errors of the actions posted from it
-(``desk_error``), for the pages of phases/rounds that send a person back to it.
+registration, start, finish). A failed action posted from the desk comes back to it with the
+error shown (``desk_error``; the phases' actions use it too).
 
 Must not: decide which status may follow which, or whether a step is allowed: the suggested
 next step is a hint, and the services refuse and say why; write rows itself.
@@ -286,6 +286,7 @@ def tournament_desk(request: HttpRequest, tournament_id: int, *, error: str = ""
 
 
 def desk_error(request: HttpRequest, tournament_id: int, exc: Exception) -> HttpResponse:
+    """The desk again, with the error of an action posted from it, in the error's status."""
     return tournament_desk(request, tournament_id, error=error_text(exc), status=status_of(exc))
 
 
