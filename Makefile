@@ -24,9 +24,11 @@ run: bootstrap
 	$(MANAGE) demo
 	$(MANAGE) runserver 127.0.0.1:8000
 
+# lint-imports checks the direction of imports: the contracts in pyproject.toml [tool.importlinter].
 lint: bootstrap
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # pytest exits 5 when it collects no test; that is not a failure of the suite.
 test: lint

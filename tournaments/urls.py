@@ -1,6 +1,7 @@
 """The HTML pages: each area's module lists its own urlpatterns (whole paths)."""
 
-from tournaments.web import organizer, public, table
+from tournaments.web import public, table
+from tournaments.web.organizer import urls as organizer
 
 app_name = "web"
 

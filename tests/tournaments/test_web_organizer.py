@@ -1,5 +1,5 @@
 """The organizer's desk through Django's test client: every page and action of
-tournaments/web/organizer.py — who may see it (login, 404 for a tournament one cannot see, 403
+tournaments/web/organizer/ — who may see it (login, 404 for a tournament one cannot see, 403
 for a published one of another peña), POST then redirect then GET, and the errors shown on the
 page in a box with what was typed kept."""
 
@@ -28,7 +28,7 @@ from tournaments.models import AuditEntry, Entry, Match, Phase, Round, Tournamen
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services.registration import entry_check_in, entry_register_pasted
-from tournaments.web.organizer import qr_svg
+from tournaments.web.organizer.printing import qr_svg
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,316 @@
+"""The desk of one tournament: creating it, its settings, its status and the next step.
+
+Responsible for: creating a tournament from one of the peña's presets, editing its data and
+rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
+result, and the one step the desk suggests doing now), and changing its status (open the
+registration, start, finish). A failed action posted from the desk comes back to it with the
+error shown (``desk_error``; the phases' actions use it too).
+
+Must not: decide which status may follow which, or whether a step is allowed: the suggested
+next step is a hint, and the services refuse and say why; write rows itself.
+
+Terms: torneo, peña, borrador (draft), inscripción (registration), fase (phase), ronda (round),
+mesa (table), partida (a Match), suizo, liguilla, eliminatoria.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Club
+from clubs.roles import require_organizer
+from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
+from tournaments.services import tournaments as tournament_services
+from tournaments.web.error_text import error_text
+from tournaments.web.organizer import forms
+from tournaments.web.organizer.common import (
+    USER_ERRORS,
+    VIA,
+    device_of,
+    load,
+    status_of,
+    tournament_for,
+)
+
+
+def _club_for_organizer(request: HttpRequest, club_slug: str) -> Club:
+    """The peña by its short name (public), once the user is known to organize it."""
+    club = Club.objects.filter(slug=club_slug).first()
+    if club is None:
+        raise Http404(_("No existe esa peña."))
+    load(require_organizer, user=request.user, club=club)
+    return club
+
+
+@login_required
+def tournament_create(request: HttpRequest, club_slug: str):
+    club = _club_for_organizer(request, club_slug)
+    presets = list(club_selectors.presets_for_club(club=club))
+    error, status = "", 200
+    if request.method == "POST":
+        form = forms.TournamentForm(request.POST, presets=presets)
+        if form.is_valid():
+            try:
+                tournament = tournament_services.tournament_create(
+                    club_slug=club.slug,
+                    actor=request.user,
+                    via=VIA,
+                    device=device_of(request),
+                    **form.cleaned_data,
+                )
+            except USER_ERRORS as exc:
+                error, status = error_text(exc), status_of(exc)
+            else:
+                messages.success(request, _("Torneo creado. Ahora inscribe las parejas."))
+                return redirect("web:organizer-tournament", tournament_id=tournament.pk)
+        else:
+            status = 400
+    else:
+        default = preset_default_for_club(club=club)
+        form = forms.TournamentForm(
+            presets=presets,
+            initial={"preset": default.name if default else None, "tables_available": 0},
+        )
+    context = {"club": club, "form": form, "error": error}
+    return render(request, "organizer/tournament_form.html", context, status=status)
+
+
+@login_required
+def tournament_edit(request: HttpRequest, tournament_id: int):
+    tournament = tournament_for(request, tournament_id)
+    presets = list(club_selectors.presets_for_club(club=tournament.club))
+    error, status = "", 200
+    if request.method == "POST":
+        form = forms.TournamentForm(request.POST, presets=presets, editing=True)
+        if form.is_valid():
+            changes = form.changes()
+            try:
+                tournament_services.tournament_update(
+                    tournament_id=tournament.pk,
+                    actor=request.user,
+                    changes=changes,
+                    via=VIA,
+                    device=device_of(request),
+                )
+            except USER_ERRORS as exc:
+                error, status = error_text(exc), status_of(exc)
+            else:
+                messages.success(request, _("Datos del torneo guardados."))
+                return redirect("web:organizer-tournament", tournament_id=tournament.pk)
+        else:
+            status = 400
+    else:
+        form = forms.TournamentForm(
+            presets=presets,
+            editing=True,
+            initial={
+                "preset": tournament.preset_name,
+                "name": tournament.name,
+                "starts_on": tournament.starts_on,
+                "venue": tournament.venue,
+                "tables_available": tournament.tables_available,
+                "max_pairs": tournament.max_pairs,
+                "late_minutes_per_game": tournament.late_minutes_per_game,
+                "is_public": tournament.is_public,
+            },
+        )
+    context = {"club": tournament.club, "tournament": tournament, "form": form, "error": error}
+    return render(request, "organizer/tournament_form.html", context, status=status)
+
+
+# Two small reads only the desk needs and no selector gives (counts for display, no rule).
+
+
+def _round_progress(tournament: Tournament) -> dict[int, dict[str, int]]:
+    """Per round of the tournament: its partidas, confirmed ones and disputes (one query)."""
+    rows = (
+        Match.objects.filter(round__phase__tournament=tournament)
+        .values("round_id")
+        .annotate(
+            total=Count("id"),
+            confirmed=Count("id", filter=Q(status=Match.Status.CONFIRMED)),
+            disputed=Count("id", filter=Q(status=Match.Status.DISPUTED)),
+        )
+    )
+    return {row["round_id"]: row for row in rows}
+
+
+def _next_step(
+    tournament: Tournament, phases: list[Phase], progress: dict[int, dict[str, int]]
+) -> dict[str, Any]:
+    """What the desk suggests doing now: a sentence and one button (a link or a POST).
+
+    Only a suggestion: the services decide what is allowed, and say why when it is not.
+    """
+    desk = {"tournament_id": tournament.pk}
+    status_url = reverse("web:organizer-tournament-status", kwargs=desk)
+    if tournament.status == Tournament.Status.FINISHED:
+        return {"text": _("El torneo ha terminado. ¡Enhorabuena a los campeones!")}
+    if tournament.status == Tournament.Status.DRAFT:
+        return {
+            "text": _(
+                "El torneo está en borrador: solo lo ven sus organizadores. Abre la inscripción "
+                "para publicarlo."
+            ),
+            "label": _("Abrir la inscripción"),
+            "post": status_url,
+            "fields": {"status": Tournament.Status.REGISTRATION},
+        }
+    if tournament.registered_count < 2:
+        return {
+            "text": _("Inscribe las parejas: una a una o pegando la lista."),
+            "label": _("Inscribir parejas"),
+            "url": reverse("web:organizer-entries", kwargs=desk),
+        }
+    if not phases:
+        return {
+            "text": _("Añade la primera fase: suizo, liguilla, eliminatoria…"),
+            "label": _("Añadir una fase"),
+            "url": reverse("web:organizer-phase-create", kwargs=desk),
+        }
+    current = next((p for p in phases if p.status != Phase.Status.FINISHED), None)
+    if current is None:
+        return {
+            "text": _("Todas las fases han terminado. Da el torneo por terminado."),
+            "label": _("Terminar el torneo"),
+            "post": status_url,
+            "fields": {"status": Tournament.Status.FINISHED},
+        }
+    rounds = current.visible_rounds
+    generate = {
+        "post": reverse("web:organizer-round-generate", kwargs={"phase_id": current.pk}),
+    }
+    if not rounds:
+        if tournament.status == Tournament.Status.REGISTRATION:
+            return {
+                "text": _(
+                    "Pasa lista a las parejas y empieza el torneo: la inscripción se cierra."
+                ),
+                "label": _("Empezar el torneo"),
+                "post": status_url,
+                "fields": {"status": Tournament.Status.RUNNING},
+                "also": {
+                    "label": _("Pasar lista"),
+                    "url": reverse("web:organizer-entries", kwargs=desk),
+                },
+            }
+        return {
+            **generate,
+            "text": _("Sortea la primera ronda de %(phase)s.") % {"phase": current.name},
+            "label": _("Sortear la ronda 1"),
+        }
+    last = rounds[-1]
+    round_kw = {"round_id": last.pk}
+    if last.status == Round.Status.DRAFT:
+        return {
+            "text": _("La ronda %(n)s está sorteada: revísala y publícala.") % {"n": last.number},
+            "label": _("Revisar y publicar"),
+            "url": reverse("web:organizer-round", kwargs=round_kw),
+        }
+    done = progress.get(last.pk, {})
+    if last.status == Round.Status.PUBLISHED:
+        if done and done["confirmed"] == done["total"]:
+            return {
+                "text": _("Todas las mesas de la ronda %(n)s tienen resultado.")
+                % {"n": last.number},
+                "label": _("Cerrar la ronda %(n)s") % {"n": last.number},
+                "post": reverse("web:organizer-round-close", kwargs=round_kw),
+            }
+        return {
+            "text": _("La ronda %(n)s está en juego: sigue los resultados mesa a mesa.")
+            % {"n": last.number},
+            "label": _("Ver el tablero"),
+            "url": reverse("web:organizer-round-board", kwargs=round_kw),
+        }
+    planned = current.rounds_planned
+    counted = current.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
+    following = [p for p in phases if p.order > current.order]
+    if (counted and planned and len(rounds) >= planned) or (
+        current.format in round_selectors.ELIMINATION_FORMATS
+    ):
+        if following:
+            return {
+                "text": _("%(phase)s ha jugado todas sus rondas. Pasa a %(next)s.")
+                % {"phase": current.name, "next": following[0].name},
+                "label": _("Pasar a %(next)s") % {"next": following[0].name},
+                "post": reverse("web:organizer-phase-advance", kwargs={"phase_id": current.pk}),
+            }
+        return {
+            "text": _("%(phase)s ha jugado todas sus rondas.") % {"phase": current.name},
+            "label": _("Terminar %(phase)s") % {"phase": current.name},
+            "post": reverse("web:organizer-phase-finish", kwargs={"phase_id": current.pk}),
+        }
+    return {
+        **generate,
+        "text": _("La ronda %(n)s está cerrada. Sortea la siguiente.") % {"n": last.number},
+        "label": _("Sortear la ronda %(n)s") % {"n": last.number + 1},
+    }
+
+
+def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
+    tournament = load(tournament_detail, user=request.user, tournament_id=tournament_id)
+    phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
+    progress = _round_progress(tournament)
+    for phase in phases:
+        for rnd in phase.visible_rounds:
+            rnd.progress = progress.get(rnd.pk, {"total": 0, "confirmed": 0, "disputed": 0})
+        phase.has_next = any(p.order > phase.order for p in phases)
+    checked_in = Entry.objects.filter(tournament=tournament, status=Entry.Status.CHECKED_IN).count()
+    return {
+        "tournament": tournament,
+        "phases": phases,
+        "checked_in": checked_in,
+        "next_step": _next_step(tournament, phases, progress),
+    }
+
+
+@login_required
+def tournament_desk(request: HttpRequest, tournament_id: int, *, error: str = "", status=200):
+    tournament_for(request, tournament_id)
+    context = _desk_context(request, tournament_id)
+    context["error"] = error
+    return render(request, "organizer/desk.html", context, status=status)
+
+
+def desk_error(request: HttpRequest, tournament_id: int, exc: Exception) -> HttpResponse:
+    """The desk again, with the error of an action posted from it, in the error's status."""
+    return tournament_desk(request, tournament_id, error=error_text(exc), status=status_of(exc))
+
+
+STATUS_DONE = {
+    Tournament.Status.REGISTRATION: gettext_lazy("Inscripción abierta: el torneo ya es visible."),
+    Tournament.Status.RUNNING: gettext_lazy("El torneo ha empezado: la inscripción está cerrada."),
+    Tournament.Status.FINISHED: gettext_lazy("Torneo terminado."),
+}
+
+
+@login_required
+@require_POST
+def tournament_status(request: HttpRequest, tournament_id: int):
+    tournament = tournament_for(request, tournament_id)
+    try:
+        tournament = tournament_services.tournament_status_change(
+            tournament_id=tournament.pk,
+            actor=request.user,
+            status=request.POST.get("status", ""),
+            via=VIA,
+            device=device_of(request),
+        )
+    except USER_ERRORS as exc:
+        return desk_error(request, tournament.pk, exc)
+    if tournament.status in STATUS_DONE:
+        messages.success(request, STATUS_DONE[tournament.status])
+    return redirect("web:organizer-tournament", tournament_id=tournament.pk)

@@ -1,0 +1,245 @@
+"""The pairs of a tournament: registering them, checking them in, seeds and pinned mesas.
+
+Responsible for: the pairs page of a tournament (who is registered, present, on the waiting
+list or withdrawn) and its one-tap actions: register one pair (two players of the peña, or two
+typed names) or a pasted list, check a pair in or undo it, withdraw it (and say who leaves the
+waiting list in its place), set its seed and the mesa it always plays at. Each action comes back
+to the same row of the list, or shows the page again with the error and what was typed.
+
+Must not: decide whether a pair may register, check in or withdraw, or who is promoted from the
+waiting list (tournaments.services.registration does); write rows itself.
+
+Terms: pareja (pair; an Entry in a tournament), inscripción, pasar lista (check-in), lista de
+espera (waiting list), cabeza de serie (seed), mesa fija (pinned table), peña.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from clubs import services as club_services
+from config.errors import Conflict
+from tournaments.models import Entry
+from tournaments.selectors.registration import entry_list
+from tournaments.services import registration as registration_services
+from tournaments.web.error_text import error_text
+from tournaments.web.organizer import forms
+from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, status_of, tournament_for
+
+
+@login_required
+def entries(
+    request: HttpRequest,
+    tournament_id: int,
+    *,
+    add_form=None,
+    paste_form=None,
+    entry_forms: dict | None = None,
+    error: str = "",
+    status: int = 200,
+):
+    tournament = tournament_for(request, tournament_id)
+    players = club_selectors.players_for_club(user=request.user, club=tournament.club)
+    rows = entry_list(tournament=tournament)
+    entry_forms = entry_forms or {}
+    for entry in rows:
+        entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
+            initial={"seed": entry.seed}, prefix=f"seed{entry.pk}"
+        )
+        entry.pin_form = entry_forms.get(("pin", entry.pk)) or forms.PinForm(
+            initial={"table": entry.pinned_table}, prefix=f"pin{entry.pk}"
+        )
+        entry.open = any(key[1] == entry.pk for key in entry_forms)
+    counts = Counter(entry.status for entry in rows)
+    context = {
+        "tournament": tournament,
+        "entries": rows,
+        "counts": {
+            "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
+            "checked_in": counts[Entry.Status.CHECKED_IN],
+            "waiting": counts[Entry.Status.WAITING],
+            "withdrawn": counts[Entry.Status.WITHDRAWN],
+        },
+        "add_form": add_form or forms.EntryAddForm(players=players),
+        "paste_form": paste_form or forms.EntriesPasteForm(),
+        "error": error,
+    }
+    return render(request, "organizer/entries.html", context, status=status)
+
+
+def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
+    url = reverse("web:organizer-entries", kwargs={"tournament_id": tournament_id})
+    return f"{url}#e{entry_id}" if entry_id else url
+
+
+def _registered_text(registered: list[Entry]) -> str:
+    waiting = sum(1 for e in registered if e.status == Entry.Status.WAITING)
+    text = _("%(n)s pareja(s) inscrita(s).") % {"n": len(registered) - waiting}
+    if waiting:
+        text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+    return text
+
+
+@login_required
+@require_POST
+def entry_add(request: HttpRequest, tournament_id: int):
+    tournament = tournament_for(request, tournament_id)
+    players = club_selectors.players_for_club(user=request.user, club=tournament.club)
+    form = forms.EntryAddForm(request.POST, players=players)
+    if not form.is_valid():
+        return entries(request, tournament.pk, add_form=form, status=400)
+    data = form.cleaned_data
+    common = {"tournament_id": tournament.pk, "actor": request.user, "via": VIA}
+    try:
+        if data["names"]:
+            registered = registration_services.entry_register_pasted(
+                text=data["names"], device=device_of(request), **common
+            )
+        else:
+            try:
+                pair = club_services.pair_create(
+                    user=request.user,
+                    club=tournament.club,
+                    player_one_id=data["player_one"],
+                    player_two_id=data["player_two"],
+                )
+                pair_id = pair.pk
+            except Conflict as exc:
+                if exc.code != "pair_exists":
+                    raise
+                pair_id = exc.params["pair_id"]  # the two already are a pair: register it
+            registered = [
+                registration_services.entry_register(
+                    pair_id=pair_id, device=device_of(request), **common
+                )
+            ]
+    except USER_ERRORS as exc:
+        return entries(
+            request, tournament.pk, add_form=form, error=error_text(exc), status=status_of(exc)
+        )
+    messages.success(request, _registered_text(registered))
+    return redirect(_entries_url(tournament.pk))
+
+
+@login_required
+@require_POST
+def entries_paste(request: HttpRequest, tournament_id: int):
+    tournament = tournament_for(request, tournament_id)
+    form = forms.EntriesPasteForm(request.POST)
+    if not form.is_valid():
+        return entries(request, tournament.pk, paste_form=form, status=400)
+    try:
+        registered = registration_services.entry_register_pasted(
+            tournament_id=tournament.pk,
+            text=form.cleaned_data["text"],
+            actor=request.user,
+            via=VIA,
+            device=device_of(request),
+        )
+    except USER_ERRORS as exc:
+        return entries(
+            request,
+            tournament.pk,
+            paste_form=form,
+            error=error_text(exc),
+            status=status_of(exc),
+        )
+    messages.success(request, _registered_text(registered))
+    return redirect(_entries_url(tournament.pk))
+
+
+def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
+    """A one-tap POST on one entry (check in, undo, withdraw): back to the list at that row."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, entry_id: int):
+        tournament = tournament_for(request, tournament_id)
+        try:
+            result = service(
+                tournament_id=tournament.pk,
+                entry_id=entry_id,
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
+            )
+        except USER_ERRORS as exc:
+            return entries(request, tournament.pk, error=error_text(exc), status=status_of(exc))
+        if isinstance(result, registration_services.Withdrawal):
+            text = _("%(pair)s se ha retirado.") % {"pair": result.entry.pair}
+            if result.promoted is not None:
+                text += " " + _("%(pair)s sale de la lista de espera y ocupa su plaza.") % {
+                    "pair": result.promoted.pair
+                }
+            messages.success(request, text)
+        return redirect(_entries_url(tournament.pk, entry_id))
+
+    return view
+
+
+entry_check_in = _entry_action(registration_services.entry_check_in)
+entry_check_in_undo = _entry_action(registration_services.entry_check_in_undo)
+entry_withdraw = _entry_action(registration_services.entry_withdraw)
+
+
+def _entry_form_action(form_class, name: str, service, argument: str, done: str):
+    """A one-field form on a row of the pairs page (seed, pinned table): validate, call the
+    service, and come back to the same row, or show the page again with the error."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, entry_id: int):
+        tournament = tournament_for(request, tournament_id)
+        form = form_class(request.POST, prefix=f"{name}{entry_id}")
+        bound = {(name, entry_id): form}
+        if not form.is_valid():
+            return entries(request, tournament.pk, entry_forms=bound, status=400)
+        try:
+            service(
+                tournament_id=tournament.pk,
+                entry_id=entry_id,
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
+                **{argument: form.cleaned_data[argument]},
+            )
+        except USER_ERRORS as exc:
+            return entries(
+                request,
+                tournament.pk,
+                entry_forms=bound,
+                error=error_text(exc),
+                status=status_of(exc),
+            )
+        messages.success(request, done)
+        return redirect(_entries_url(tournament.pk, entry_id))
+
+    return view
+
+
+entry_seed = _entry_form_action(
+    forms.SeedForm,
+    "seed",
+    registration_services.entry_seed_set,
+    "seed",
+    gettext_lazy("Cabeza de serie guardada."),
+)
+entry_pin = _entry_form_action(
+    forms.PinForm,
+    "pin",
+    registration_services.entry_table_pin,
+    "table",
+    gettext_lazy("Mesa fija guardada."),
+)

@@ -1,0 +1,108 @@
+"""The phases of a tournament: adding one, drawing its next round, finishing it, moving on.
+
+Responsible for: the form that adds a phase (its format, rounds and where its pairs come from),
+and the desk's POSTs that draw a phase's next round, finish a phase, or finish it and draw the
+first round of the next one. Errors of those POSTs are shown on the desk.
+
+Must not: hold a rule of pairing or of when a phase may end (tournaments.services.rounds and
+tournaments.draw do); write rows itself.
+
+Terms: fase (phase), ronda (round), sorteo (draw), suizo, liguilla, eliminatoria, doble
+eliminación, a tres ceros, final.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Phase
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import rounds as round_services
+from tournaments.web.error_text import error_text
+from tournaments.web.organizer import forms
+from tournaments.web.organizer.common import USER_ERRORS, phase_for, status_of, tournament_for
+from tournaments.web.organizer.desk import desk_error
+
+
+@login_required
+def phase_create(request: HttpRequest, tournament_id: int):
+    tournament = tournament_for(request, tournament_id)
+    phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
+    error, status = "", 200
+    if request.method == "POST":
+        form = forms.PhaseForm(request.POST, phases=phases)
+        if form.is_valid():
+            try:
+                phase = round_services.phase_create(
+                    tournament=tournament, actor=request.user, **form.service_kwargs()
+                )
+            except USER_ERRORS as exc:
+                error, status = error_text(exc), status_of(exc)
+            else:
+                messages.success(request, _("Fase «%(name)s» añadida.") % {"name": phase.name})
+                return redirect("web:organizer-tournament", tournament_id=tournament.pk)
+        else:
+            status = 400
+    else:
+        initial: dict[str, Any] = {"lives": 3, "grand_final_reset": True}
+        if phases:
+            initial.update(
+                name=_("Final"),
+                format=Phase.Format.SINGLE_ELIMINATION,
+                source_id=phases[-1].pk,
+            )
+        else:
+            initial.update(name=_("Suizo"), format=Phase.Format.SWISS, rounds_planned=5)
+        form = forms.PhaseForm(phases=phases, initial=initial)
+    context = {"tournament": tournament, "form": form, "error": error, "phases": phases}
+    return render(request, "organizer/phase_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def round_generate(request: HttpRequest, phase_id: int):
+    phase = phase_for(request, phase_id)
+    try:
+        rnd = round_services.round_draw_generate(phase=phase, actor=request.user)
+    except USER_ERRORS as exc:
+        return desk_error(request, phase.tournament_id, exc)
+    messages.success(
+        request,
+        _("Ronda %(n)s sorteada. Revísala y publícala cuando esté lista.") % {"n": rnd.number},
+    )
+    return redirect("web:organizer-round", round_id=rnd.pk)
+
+
+@login_required
+@require_POST
+def phase_finish(request: HttpRequest, phase_id: int):
+    phase = phase_for(request, phase_id)
+    try:
+        round_services.phase_finish(phase=phase, actor=request.user)
+    except USER_ERRORS as exc:
+        return desk_error(request, phase.tournament_id, exc)
+    messages.success(request, _("%(phase)s ha terminado.") % {"phase": phase.name})
+    return redirect("web:organizer-tournament", tournament_id=phase.tournament_id)
+
+
+@login_required
+@require_POST
+def phase_advance(request: HttpRequest, phase_id: int):
+    phase = phase_for(request, phase_id)
+    try:
+        rnd = round_services.phase_advance(phase=phase, actor=request.user)
+    except USER_ERRORS as exc:
+        return desk_error(request, phase.tournament_id, exc)
+    messages.success(
+        request,
+        _("%(phase)s ha terminado y la ronda %(n)s de %(next)s está sorteada.")
+        % {"phase": phase.name, "n": rnd.number, "next": rnd.phase.name},
+    )
+    return redirect("web:organizer-round", round_id=rnd.pk)

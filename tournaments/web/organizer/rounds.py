@@ -1,0 +1,189 @@
+"""One round at the desk: adjusting the draw, publishing it, its live board and closing it.
+
+Responsible for: the round's page (its partidas by mesa, the byes, the free mesas) with the
+adjustments allowed before any partida starts (swap two pairs, swap two mesas, move a partida
+to a free mesa), publishing the round, the live board of a published round (each mesa's state,
+refreshed every ``BOARD_REFRESH`` seconds) and closing the round once every mesa has its result.
+
+Must not: decide whether a round may still change, be published or be closed (the services
+do); count a result (scoring/ does); write rows itself.
+
+Terms: ronda (round), mesa (table), partida (a Match), pareja (pair), descanso (bye), tablero
+(board), disputa.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Entry, Match, Round
+from tournaments.selectors import results as result_selectors
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import rounds as round_services
+from tournaments.web.error_text import error_text
+from tournaments.web.organizer import forms
+from tournaments.web.organizer.common import USER_ERRORS, round_for, status_of
+
+#: How often the board reloads itself, in seconds.
+BOARD_REFRESH = 15
+
+
+def _started(matches: list[Match]) -> bool:
+    """Whether a partida of the round has begun (then pairs and tables stay as they are)."""
+    return any(
+        m.kind != Match.Kind.BYE and (m.status != Match.Status.PENDING or m.started_at)
+        for m in matches
+    )
+
+
+def _round_entries(matches: list[Match]) -> list[Entry]:
+    found = [e for m in matches for e in (m.entry_a, m.entry_b) if e is not None]
+    return sorted(found, key=lambda e: str(e.pair).casefold())
+
+
+@login_required
+def round_detail(
+    request: HttpRequest,
+    round_id: int,
+    *,
+    bound: dict | None = None,
+    error: str = "",
+    status: int = 200,
+):
+    rnd = round_for(request, round_id)
+    matches = round_selectors.round_matches(rnd=rnd)
+    tabled = [m for m in matches if m.kind != Match.Kind.BYE and m.table_number]
+    used = {m.table_number for m in tabled}
+    limit = rnd.phase.tournament.tables_available
+    free = [n for n in range(1, limit + 1) if n not in used] if limit else []
+    bound = bound or {}
+    context = {
+        "round": rnd,
+        "phase": rnd.phase,
+        "tournament": rnd.phase.tournament,
+        "matches": matches,
+        "byes": [m for m in matches if m.kind == Match.Kind.BYE],
+        "adjustable": rnd.status != Round.Status.CLOSED and not _started(matches),
+        "free_tables": free,
+        "swap_entries_form": bound.get("swap_entries")
+        or forms.SwapEntriesForm(entries=_round_entries(matches)),
+        "swap_tables_form": bound.get("swap_tables") or forms.SwapTablesForm(matches=tabled),
+        "move_form": bound.get("move")
+        or forms.MoveTableForm(matches=tabled, initial={"table_number": free[0] if free else None}),
+        "open": next(iter(bound), ""),
+        "error": error,
+    }
+    return render(request, "organizer/round.html", context, status=status)
+
+
+def _round_change(form_class, key: str, service: Callable[..., Any], done: str):
+    """A change to a round before it starts: swap two pairs, swap two tables, move a table."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, round_id: int):
+        rnd = round_for(request, round_id)
+        matches = round_selectors.round_matches(rnd=rnd)
+        tabled = [m for m in matches if m.kind != Match.Kind.BYE and m.table_number]
+        options = (
+            {"entries": _round_entries(matches)}
+            if form_class is forms.SwapEntriesForm
+            else {"matches": tabled}
+        )
+        form = form_class(request.POST, **options)
+        if not form.is_valid():
+            return round_detail(request, rnd.pk, bound={key: form}, status=400)
+        try:
+            service(round=rnd, actor=request.user, **form.cleaned_data)
+        except USER_ERRORS as exc:
+            return round_detail(
+                request,
+                rnd.pk,
+                bound={key: form},
+                error=error_text(exc),
+                status=status_of(exc),
+            )
+        messages.success(request, done)
+        return redirect("web:organizer-round", round_id=rnd.pk)
+
+    return view
+
+
+round_swap_entries = _round_change(
+    forms.SwapEntriesForm,
+    "swap_entries",
+    round_services.round_entries_swap,
+    gettext_lazy("Parejas cambiadas."),
+)
+round_swap_tables = _round_change(
+    forms.SwapTablesForm,
+    "swap_tables",
+    round_services.round_tables_swap,
+    gettext_lazy("Mesas cambiadas."),
+)
+round_move_table = _round_change(
+    forms.MoveTableForm, "move", round_services.match_table_move, gettext_lazy("Partida movida.")
+)
+
+
+@login_required
+@require_POST
+def round_publish(request: HttpRequest, round_id: int):
+    rnd = round_for(request, round_id)
+    try:
+        round_services.round_publish(round=rnd, actor=request.user)
+    except USER_ERRORS as exc:
+        return round_detail(request, rnd.pk, error=error_text(exc), status=status_of(exc))
+    messages.success(
+        request,
+        _("Ronda %(n)s publicada. Imprime las hojas de mesa con su código QR.") % {"n": rnd.number},
+    )
+    return redirect("web:organizer-round", round_id=rnd.pk)
+
+
+@login_required
+def round_board(request: HttpRequest, round_id: int, *, error: str = "", status: int = 200):
+    rnd = round_for(request, round_id)
+    matches = list(result_selectors.round_board(rnd=rnd))
+    played = [m for m in matches if m.kind != Match.Kind.BYE]
+    counts = Counter(m.status for m in played)
+    summary = [
+        (value, label, counts[value])
+        for value, label in Match.Status.choices
+        if counts[value] or value in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+    ]
+    context = {
+        "round": rnd,
+        "phase": rnd.phase,
+        "tournament": rnd.phase.tournament,
+        "matches": sorted(
+            matches, key=lambda m: (m.kind == Match.Kind.BYE, m.table_number or 0, m.id)
+        ),
+        "summary": summary,
+        "complete": bool(played) and counts[Match.Status.CONFIRMED] == len(played),
+        "refresh": BOARD_REFRESH if rnd.status == Round.Status.PUBLISHED and not error else 0,
+        "error": error,
+    }
+    return render(request, "organizer/board.html", context, status=status)
+
+
+@login_required
+@require_POST
+def round_close(request: HttpRequest, round_id: int):
+    rnd = round_for(request, round_id)
+    try:
+        round_services.round_close(round=rnd, actor=request.user)
+    except USER_ERRORS as exc:
+        return round_board(request, rnd.pk, error=error_text(exc), status=status_of(exc))
+    messages.success(request, _("Ronda %(n)s cerrada.") % {"n": rnd.number})
+    return redirect("web:organizer-tournament", tournament_id=rnd.phase.tournament_id)
