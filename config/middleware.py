@@ -45,3 +45,26 @@ class ApiLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+
+class RejectNulMiddleware:
+    """A NUL character in the path or the query string is refused with a 400 before any view
+    sees it: no name, token or search can contain one, and PostgreSQL refuses it in text."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path or "%00" in query or "\x00" in query:
+            from config.errors import Invalid
+            from config.views import error_response
+
+            return error_response(
+                request,
+                Invalid(
+                    "The address holds a NUL character (%00), which nothing here accepts.",
+                    code="address_nul",
+                ),
+            )
+        return self.get_response(request)

@@ -80,6 +80,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
+    "config.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # HTML and JSON compressed (whitenoise serves static files precompressed); Django masks the
@@ -188,6 +189,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Amarrako <noreply@loc
 # --- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # JSON only (with the depth, size and NUL checks of config.parsers); forms post to pages.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [

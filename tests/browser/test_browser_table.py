@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments.models import HandEntry, Match, ResultSubmission, Tournament
@@ -130,9 +131,11 @@ def test_a_result_sent_without_connection_is_kept_and_recorded_once(phone, live_
 
     phone.context.set_offline(True)
     phone.get_by_role("button", name="Enviar resultado").click()
-    status = phone.locator("#t-status")
-    status.wait_for()
-    assert "Guardado en el móvil: se enviará al recuperar la conexión" in status.inner_text()
+    # The status says "Enviando…" first and changes once the request fails: wait for the
+    # change (reading it as soon as it shows raced the failing request).
+    expect(phone.locator("#t-status")).to_contain_text(
+        "Guardado en el móvil: se enviará al recuperar la conexión", timeout=10_000
+    )
     kept = json.loads(phone.evaluate("localStorage.getItem('amarrako:pending')"))
     assert len(kept) == 1 and "g2_b=39" in kept[0]["body"]
 

@@ -1,0 +1,67 @@
+"""The site's error pages, and JSON error bodies for the API's paths.
+
+Responsible for: Django's handler400/403/404/500. Under ``/api/`` they answer with the API's
+one error body (config.errors.error_body) in the client's language, so that a client never has
+to read HTML — an unknown endpoint, a body over the size limit (Django's RequestDataTooBig), a
+bad Host; on the pages they render the site's templates (templates/4xx.html, 500.html).
+
+Must not: hide a 500: the exception was already logged by Django.
+"""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views import defaults
+
+from config.errors import DomainError, Forbidden, Invalid, NotFound, error_body, error_message
+from config.middleware import API_PREFIX
+from config.parsers import too_large
+
+
+class ServerError(DomainError):
+    status = 500
+    code = "server_error"
+
+
+def _is_api(request) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def error_response(request, exc: DomainError):
+    """``exc`` as the API's JSON error body, or as the site's error page."""
+    message = error_message(exc)
+    if _is_api(request):
+        body = error_body(exc.status, exc.code, message, exc.params)
+        return JsonResponse(body, status=exc.status)
+    context = {"status": exc.status, "message": message}
+    return render(request, "error.html", context, status=exc.status)
+
+
+def bad_request(request, exception=None):
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    error = too_large(request) or Invalid("The request cannot be read.", code="bad_request")
+    return error_response(request, error)
+
+
+def permission_denied(request, exception=None):
+    if not _is_api(request):
+        return defaults.permission_denied(request, exception)
+    return error_response(request, Forbidden("You may not do this.", code="forbidden"))
+
+
+def page_not_found(request, exception=None):
+    if not _is_api(request):
+        return defaults.page_not_found(request, exception)
+    error = NotFound(
+        "There is no such address in the API; GET /api/v1/ lists them.", code="no_such_endpoint"
+    )
+    return error_response(request, error)
+
+
+def server_error(request):
+    if not _is_api(request):
+        return defaults.server_error(request)
+    error = ServerError("Something failed on our side; it has been logged.", code="server_error")
+    return error_response(request, error)

@@ -1,0 +1,144 @@
+"""Bad input never reaches a 500: every endpoint of the schema that reads a body, sent what a
+broken or hostile client sends — JSON nested thousands deep, a NUL in a text, a body over the
+limit, the wrong content type, absurd numbers — and every path and search with a NUL, answers a
+4xx with the API's one error body. Run logged in as the demo peña's organizer, against the
+demo tournament's real ids, so that each request gets as far into its view as it can."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+
+from clubs.models import Club, Membership, Pair, RuleSetPreset
+from tournaments.models import Entry, Match, Phase, Round, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+DEEP = "[" * 5000 + "]" * 5000
+HUGE_INT = 2**63
+
+
+def _operations() -> list[tuple[str, str]]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return [
+        (method.upper(), path)
+        for path, operations in schema["paths"].items()
+        for method in operations
+        if method in {"get", "post", "put", "patch", "delete"}
+    ]
+
+
+@pytest.fixture
+def demo():
+    call_command("demo", verbosity=0)
+    club = Club.objects.get(slug="pena-txoko")
+    tournament = Tournament.objects.filter(club=club).first()
+    match = Match.objects.filter(round__phase__tournament=tournament).order_by("-pk").first()
+    ids = {
+        "club_id": club.pk,
+        "tournament_id": tournament.pk,
+        "phase_id": Phase.objects.filter(tournament=tournament).first().pk,
+        "round_id": Round.objects.filter(phase__tournament=tournament).last().pk,
+        "match_id": match.pk,
+        "token": match.token,
+        "entry_id": Entry.objects.filter(tournament=tournament).first().pk,
+        "player_id": Pair.objects.filter(club=club).first().player_one_id,
+        "pair_id": Pair.objects.filter(club=club).first().pk,
+        "preset_id": (
+            RuleSetPreset.objects.filter(club=club).first() or RuleSetPreset.objects.first()
+        ).pk,
+        "user_id": Membership.objects.filter(club=club).first().user_id,
+    }
+    client = Client()
+    client.force_login(Membership.objects.get(club=club, user__username="organizador").user)
+    return client, ids
+
+
+def _url(path: str, ids: dict, override: str | None = None) -> str:
+    return re.sub(r"{(\w+)}", lambda m: override or str(ids[m.group(1)]), path)
+
+
+def _assert_error_body(response, what: str) -> None:
+    assert response.status_code < 500, f"{what}: {response.status_code} {response.content[:300]}"
+    if response.status_code >= 400:
+        body = response.json()
+        assert set(body) == {"error"}, what
+        assert body["error"]["status"] == response.status_code, what
+        assert isinstance(body["error"]["code"], str) and body["error"]["message"], what
+
+
+BODIES = {
+    "deep JSON": (DEEP, "application/json"),
+    "NUL in every text": (
+        '{"name": "a\\u0000", "text": "\\u0000", "slug": "x\\u0000"}',
+        "application/json",
+    ),
+    "absurd numbers": (
+        f'{{"games": [{{"A": {HUGE_INT}, "B": 0}}], "seed": {HUGE_INT}, "table_number": '
+        f'{HUGE_INT}, "version": {HUGE_INT}, "entry_id": {HUGE_INT}, "match_id": {HUGE_INT}}}',
+        "application/json",
+    ),
+    "not JSON": ("{'name': ", "application/json"),
+    "a form instead of JSON": ("name=x", "application/x-www-form-urlencoded"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BODIES))
+def test_every_endpoint_that_reads_a_body_refuses_a_bad_one_with_a_4xx(demo, kind):
+    client, ids = demo
+    body, content_type = BODIES[kind]
+    writes = [(m, p) for m, p in _operations() if m in {"POST", "PUT", "PATCH"}]
+    assert len(writes) > 30
+    for method, path in writes:
+        response = client.generic(
+            method,
+            _url(path, ids),
+            body,
+            content_type=content_type,
+            headers={"Idempotency-Key": f"bad-input-{kind}"[:60].replace(" ", "-")},
+        )
+        _assert_error_body(response, f"{kind}: {method} {path}")
+
+
+def test_a_body_over_the_limit_is_a_413_before_it_is_read(demo, settings):
+    client, ids = demo
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = client.post(
+        _url("/api/v1/tournaments/{tournament_id}/update", ids),
+        '{"name": "' + "x" * 2000 + '"}',
+        content_type="application/json",
+    )
+
+    _assert_error_body(response, "oversized body")
+    assert response.status_code == 413
+    assert response.json()["error"]["params"] == {"size": 2012, "limit": 1000}
+
+
+def test_a_nul_in_any_path_or_search_is_a_400(demo):
+    client, ids = demo
+    for method, path in _operations():
+        if method != "GET":
+            continue
+        for url in (_url(path, ids, override="%00"), _url(path, ids) + "?q=%00&status=%00"):
+            response = client.get(url)
+            _assert_error_body(response, f"NUL: GET {url}")
+
+
+def test_an_unknown_api_address_answers_the_json_error_body():
+    response = Client().get("/api/v1/no/such/thing")
+
+    _assert_error_body(response, "unknown address")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "no_such_endpoint"
+
+
+def test_an_unknown_page_is_a_readable_page_not_json():
+    response = Client().get("/no/such/page")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+    assert "Esta página no existe" in response.content.decode()
