@@ -58,7 +58,11 @@ def test_organizer_creates_a_phase_draws_and_publishes_a_round(client):
     first = drawn["matches"][0]
     assert len(first["entry_a"]["players"]) == 2 and first["entry_a"]["club"] == t.club.name
     assert first["reasons"][0]["code"] == "same_score"
+    # The reasons' texts come from the errors catalogs, in the request's language (English
+    # unless Accept-Language asks for another, like the errors' messages).
     assert first["reasons"][0]["text"] == "same record 0–0"
+    spanish = client.get(url("round", round_id=drawn["id"]), HTTP_ACCEPT_LANGUAGE="es").json()
+    assert spanish["matches"][0]["reasons"][0]["text"] == "mismo balance 0–0"
 
     published = post(client, url("round-publish", round_id=drawn["id"]))
     assert published.status_code == 200
@@ -75,7 +79,16 @@ def test_a_draw_error_is_a_400_with_the_algorithms_message(client):
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "tables_too_few"
+    assert error["params"] == {"matches": 3, "tables": 2}
     assert error["message"].startswith("This round has 3 matches but only 2 tables")
+    spanish = client.post(
+        url("round-generate", phase_id=phase["id"]),
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert spanish.json()["error"]["message"] == (
+        "Partidas de esta ronda: 3; mesas: 2. Añade mesas o divide la ronda en turnos."
+    )
     assert not Round.objects.exists()
 
 

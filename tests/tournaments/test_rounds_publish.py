@@ -116,7 +116,8 @@ def test_close_errors_list_the_unfinished_tables():
         round_close(round=rnd, actor=organizer)
     assert error.value.code == "round_unfinished"
     assert error.value.params["tables"] == [2, 3]
-    assert "table 2, table 3" in error.value.message
+    assert error.value.params["count"] == 2
+    assert "tables 2, 3 have no confirmed result" in error.value.message
     confirm_all(rnd)
     round_close(round=rnd, actor=organizer)
     rnd.refresh_from_db()

@@ -52,7 +52,10 @@ def test_two_draws_of_the_same_round_at_once_make_one_round():
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(rounds) == 1, results
     assert len(errors) == 1 and isinstance(errors[0], Conflict)
-    assert errors[0].code == "round_previous_open"  # it waited, then saw round 1
+    # It waited for the phase's lock, then found the round it came for drawn: it lost the race
+    # (not "round 1 is not closed", which is what round 1 looks like once drawn).
+    assert errors[0].code == "round_drawn_twice"
+    assert errors[0].params == {"round": 1, "phase": "Suizo"}
     assert Round.objects.filter(phase=phase).count() == 1
     assert Match.objects.filter(round__phase=phase).count() == 4
 

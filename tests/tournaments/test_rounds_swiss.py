@@ -17,6 +17,7 @@ from tests.factories import (
 )
 from tournaments.draw import DrawError
 from tournaments.models import AuditEntry, Entry, Match, Phase, Round
+from tournaments.services import rounds as rounds_service
 from tournaments.services.rounds import (
     phase_create,
     phase_finish,
@@ -178,6 +179,29 @@ def test_next_round_only_after_the_previous_is_closed():
         round_draw_generate(phase=phase, actor=organizer)
     assert error.value.code == "phase_rounds_done"
     assert Round.objects.filter(phase=phase).count() == 2
+
+
+def test_an_organizer_who_loses_the_race_to_draw_a_round_is_told_so(monkeypatch):
+    """Somebody else draws round 1 while this request waits for the phase's lock: it gets
+    round_drawn_twice, not "round 1 is not closed" (test_rounds_race.py races two threads on
+    PostgreSQL; here the other draw runs between the request's first read and its lock)."""
+    t, organizer, _ = field(4)
+    phase = swiss(t, organizer, rounds=2)
+    lock = rounds_service._lock_phase
+
+    def lock_after_somebody_else_drew(phase_id: int) -> Phase:
+        monkeypatch.setattr(rounds_service, "_lock_phase", lock)
+        round_draw_generate(phase=phase, actor=organizer)
+        return lock(phase_id)
+
+    monkeypatch.setattr(rounds_service, "_lock_phase", lock_after_somebody_else_drew)
+    with pytest.raises(Conflict) as error:
+        round_draw_generate(phase=phase, actor=organizer)
+    assert error.value.code == "round_drawn_twice"
+    assert error.value.params == {"round": 1, "phase": phase.name}
+    assert error.value.message == (
+        f"Round 1 of {phase.name} was drawn at the same time by somebody else; reload the page."
+    )
 
 
 def test_phase_cannot_finish_before_its_rounds_are_played():

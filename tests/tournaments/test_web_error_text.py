@@ -257,8 +257,8 @@ def test_rounds_list_the_tables_that_block_them(organizer, tournament):
         MatchFactory(round=rnd, table_number=table)
     unfinished = _raised(lambda: rounds.round_close(round=rnd, actor=organizer))
     assert error_text(unfinished) == (
-        "La ronda 2 no se puede cerrar: falta el resultado confirmado de las mesas 3 y 5. "
-        "Confírmalo (o apunta que una pareja no se presentó) antes."
+        "La ronda 2 no se puede cerrar: falta el resultado confirmado de las mesas 3, 5. "
+        "Confírmalos (o apunta que una pareja no se presentó) antes."
     )
     Match.objects.filter(round=rnd, table_number=3).update(status=Match.Status.CONFIRMED)
     one = _raised(lambda: rounds.round_close(round=rnd, actor=organizer))

@@ -34,11 +34,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import NotFound
 from scoring.errors import RuleSetError
 from tournaments.models import Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.standings import standings_for_phase
+from tournaments.selectors.tournaments import tournament_not_found
 from tournaments.services import rounds as services
 
 # --- Shared output shapes ---------------------------------------------------------------------
@@ -228,11 +228,7 @@ def _round_response(rnd: Round, code: int = status.HTTP_200_OK) -> Response:
 def _tournament(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound(
-            f"There is no tournament {tournament_id}.",
-            code="tournament_not_found",
-            id=tournament_id,
-        )
+        raise tournament_not_found(tournament_id)
     return tournament
 
 

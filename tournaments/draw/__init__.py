@@ -8,15 +8,17 @@ structured `Reason` on every `Pairing`.
 Must not: import Django or any web code, touch a database, read the clock, or use randomness
 other than the seed or ``random.Random`` passed in: the same input and seed give the same draw.
 A manager in the tournaments app loads rows, calls these functions and stores what they return.
-Errors an organizer can act on are `DrawError` (a stable ``code``, ``params`` and an English
-message); anything else is a bug.
+Errors an organizer can act on are `DrawError` (a stable ``code``, an English message text with
+named blanks and the ``params`` that fill them, translated by the errors catalogs); anything
+else is a bug.
 
 Terms: an entrant is a pareja (pair of players); see each module for the format's own terms.
 
 Modules:
 
 - `base`: `Entrant`, `Result`, `Pairing`, `DrawError`, seeding order.
-- `reasons`: `Reason` and the catalogue of reason codes (stable; the web layer translates them).
+- `reasons`: `Reason`, the catalogue of reason codes (stable) and their wording, message ids
+  of the errors catalogs like the errors' texts, so any layer says them in the reader's language.
 - `swiss`: `pair_swiss`, `pair_lives` (out after N losses), `records`.
 - `bracket`: `single_elimination`, the bracket structure and `advance` / `resolve` / `champion`.
 - `double`: `double_elimination` (winners', losers' bracket, grand final, optional reset).

@@ -125,7 +125,7 @@ def validate_entrants(entrants: Iterable[Entrant], *, minimum: int = 2) -> tuple
             raise TypeError(f"expected Entrant values, got {entrant!r}")
         if entrant.id in ids:
             raise DrawError(
-                f"Entrant {entrant.id} is listed twice; list each entrant once.",
+                "Entrant {entrant} is listed twice; list each entrant once.",
                 code="entrant_duplicate",
                 entrant=entrant.id,
             )
@@ -135,22 +135,25 @@ def validate_entrants(entrants: Iterable[Entrant], *, minimum: int = 2) -> tuple
             continue
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 1:
             raise DrawError(
-                f"Entrant {entrant.id} has seed {seed!r}; a seed is a whole number from 1 "
+                "Entrant {entrant} has seed '{seed}'; a seed is a whole number from 1 "
                 "(the strongest) upwards, or empty.",
                 code="entrant_seed",
                 entrant=entrant.id,
+                seed=str(seed)[:40],
             )
         if seed in seeds:
             raise DrawError(
-                f"Entrants {seeds[seed]} and {entrant.id} both have seed {seed}; give each "
-                "seeded entrant a different seed.",
+                "Entrants {other} and {entrant} both have seed {seed}; give each seeded entrant "
+                "a different seed.",
                 code="seed_duplicate",
+                other=seeds[seed],
+                entrant=entrant.id,
                 seed=seed,
             )
         seeds[seed] = entrant.id
     if len(entrants) < minimum:
         raise DrawError(
-            f"The draw needs at least {minimum} entrants; it has {len(entrants)}.",
+            "The draw needs at least {minimum} entrants; it has {entrants}.",
             code="too_few_entrants",
             minimum=minimum,
             entrants=len(entrants),

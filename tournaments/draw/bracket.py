@@ -206,7 +206,7 @@ def single_elimination(
     check_field_size(len(order))
     if third_place and len(order) < 4:
         raise DrawError(
-            f"A third-place match needs at least 4 entrants; this bracket has {len(order)}. "
+            "A third-place match needs at least 4 entrants; this bracket has {entrants}. "
             "Turn the third-place match off.",
             code="third_place_too_few",
             entrants=len(order),
@@ -225,7 +225,7 @@ def first_round(bracket: Bracket) -> tuple[Pairing, ...]:
 def check_field_size(entrants: int) -> None:
     if entrants > MAX_ENTRANTS:
         raise DrawError(
-            f"A bracket takes at most {MAX_ENTRANTS} entrants; this one has {entrants}. "
+            "A bracket takes at most {maximum} entrants; this one has {entrants}. "
             "Play a qualifying phase first.",
             code="bracket_too_many",
             entrants=entrants,
@@ -339,7 +339,7 @@ def _outcomes(
     for match_id in winners:
         if match_id not in known:
             raise DrawError(
-                f"There is no match {match_id} in this bracket.",
+                "There is no match {match} in this bracket.",
                 code="bracket_unknown_match",
                 match=match_id,
             )
@@ -369,16 +369,17 @@ def _outcomes(
             present = b if a == NOBODY else a
             if declared is not None and declared != present:
                 raise DrawError(
-                    f"Match {m.id} is not played (a bye or an unneeded reset), so it has no "
-                    f"winner to record; remove the result {declared}.",
+                    "Match {match} is not played (a bye or an unneeded reset), so it has no "
+                    "winner to record; remove the result {winner}.",
                     code="bracket_not_played",
                     match=m.id,
+                    winner=declared,
                 )
             outcome[m.id] = (present, NOBODY)
         elif PENDING in (a, b):
             if declared is not None:
                 raise DrawError(
-                    f"Match {m.id} cannot have a winner yet: its players are not known. "
+                    "Match {match} cannot have a winner yet: its players are not known. "
                     "Enter the results of the earlier matches first.",
                     code="bracket_not_ready",
                     match=m.id,
@@ -390,10 +391,12 @@ def _outcomes(
             outcome[m.id] = (declared, b if declared == a else a)
         else:
             raise DrawError(
-                f"Entrant {declared} did not play match {m.id}; its winner is {a} or {b}.",
+                "Entrant {winner} did not play match {match}; its winner is {a} or {b}.",
                 code="bracket_wrong_winner",
                 match=m.id,
                 winner=declared,
+                a=a,
+                b=b,
             )
     return list(filled.values()), outcome
 

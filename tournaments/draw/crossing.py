@@ -66,7 +66,8 @@ def knockout_from_groups(
     check_field_size(len(order))
     if third_place and len(order) < 4:
         raise DrawError(
-            f"A third-place match needs at least 4 qualifiers; there are {len(order)}.",
+            "A third-place match needs at least 4 entrants; this bracket has {entrants}. "
+            "Turn the third-place match off.",
             code="third_place_too_few",
             entrants=len(order),
         )
@@ -90,25 +91,33 @@ def knockout_from_groups(
 def _validate(standings: Sequence[Sequence[int]], qualifiers: int, names: Sequence[str]) -> None:
     if len(names) != len(standings):
         raise DrawError(
-            f"There are {len(standings)} groups but {len(names)} group names.",
+            "There are {groups} groups but {names} group names.",
             code="crossing_names",
+            groups=len(standings),
+            names=len(names),
         )
     if qualifiers < 1:
         raise DrawError("At least one entrant per group must qualify.", code="crossing_qualifiers")
     for name, group in zip(names, standings, strict=True):
         if len(group) < qualifiers:
             raise DrawError(
-                f"Group {name} has {len(group)} entrant(s) but {qualifiers} qualify from each "
-                "group; qualify fewer per group.",
+                (
+                    "Group {group} has {count} entrant but {qualifiers} qualify from each "
+                    "group; qualify fewer per group.",
+                    "Group {group} has {count} entrants but {qualifiers} qualify from each "
+                    "group; qualify fewer per group.",
+                ),
                 code="crossing_group_short",
                 group=name,
+                count=len(group),
+                qualifiers=qualifiers,
             )
     seen: set[int] = set()
     for group in standings:
         for e in group:
             if e in seen:
                 raise DrawError(
-                    f"Entrant {e} is in more than one group's standings.",
+                    "Entrant {entrant} is in more than one group's standings.",
                     code="crossing_duplicate",
                     entrant=e,
                 )

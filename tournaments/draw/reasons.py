@@ -1,9 +1,11 @@
-"""Why a pairing is what it is: structured reasons with stable codes and an English rendering.
+"""Why a pairing is what it is: structured reasons with stable codes and their wording.
 
 Responsible for: the `Reason` value every `Pairing` carries, the catalogue of reason codes, and
-their English wording (`Reason.describe`). The web layer translates by ``code`` and ``params``,
-so a code, once released, keeps its meaning and its parameter names; a new situation gets a new
-code.
+their wording: an English text with named blanks per code (`REASON_TEXT`), which is a gettext
+message id of the ``errors`` catalogs like the errors' texts (scoring.messages), so that
+`render_reason` says a reason in any language it is given a catalog for (`Reason.describe`:
+English). Clients read ``code`` and ``params``, so a code, once released, keeps its meaning and
+its parameter names; a new situation gets a new code.
 
 Must not: decide anything. The pairing modules choose reasons; this module only names them.
 
@@ -63,43 +65,82 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["REASON_TEXT", "Reason"]
+from scoring.messages import Translations, gettext_noop, placeholders, render
 
-# English wording of every code, formatted with the reason's params.
-REASON_TEXT: Mapping[str, str] = MappingProxyType(
+__all__ = ["REASON_TEXT", "Reason", "render_reason"]
+
+Text = str | tuple[str, str]
+
+# The wording of every code, filled with the reason's params. A (singular, plural) pair is
+# chosen by the param named in _COUNTED.
+REASON_TEXT: Mapping[str, Text] = MappingProxyType(
     {
-        "same_score": "same record {score}",
-        "float_down": "floats down from {score} to meet {opponent_score}",
-        "same_losses": "same number of losses ({losses})",
-        "loss_float": "different numbers of losses ({losses} v {opponent_losses})",
-        "not_met_before": "not met before",
+        "same_score": gettext_noop("same record {score}"),
+        "float_down": gettext_noop("floats down from {score} to meet {opponent_score}"),
+        "same_losses": gettext_noop("same number of losses ({losses})"),
+        "loss_float": gettext_noop("different numbers of losses ({losses} v {opponent_losses})"),
+        "not_met_before": gettext_noop("not met before"),
         "rematch_unavoidable": (
-            "rematch (met {times} time(s) before): no pairing without one exists"
+            "rematch (met {times} time before): no pairing without one exists",
+            "rematch (met {times} times before): no pairing without one exists",
         ),
-        "same_club_avoided": "kept apart from a club-mate",
-        "same_club_unavoidable": "same club ({club}): could not be kept apart",
-        "avoids_second_bye": "avoids a second bye",
-        "bye": "bye",
-        "lowest_ranked_eligible": "lowest-ranked entrant with the fewest byes",
-        "bye_avoids_rematch": "a bye lower down would have forced a rematch",
-        "first_bye": "first bye",
-        "every_entrant_had_bye": "every entrant has had {byes} bye(s)",
-        "seeded": "seed {seed} v seed {opponent_seed}",
-        "seeded_v_drawn": "seed {seed} v an unseeded entrant placed by lot",
-        "drawn_by_lot": "unseeded, placed by lot",
-        "top_seed_bye": "bye for seed {seed}: {entrants} entrants in a bracket of {size}",
-        "bye_by_lot": "bye drawn by lot: {entrants} entrants in a bracket of {size}",
-        "group_crossing": "{label} v {opponent_label}",
-        "crossing_bye": "bye for {label}",
-        "winner_of": "winner of {match}",
-        "loser_of": "loser of {match}",
-        "third_place": "third-place match",
-        "grand_final": "grand final",
-        "grand_final_reset": "grand final reset: the losers' bracket champion won the first",
-        "round_robin": "group {group}, round {round} of {rounds}",
-        "round_robin_rest": "rests this round: group {group} has an odd number of entrants",
+        "same_club_avoided": gettext_noop("kept apart from a club-mate"),
+        "same_club_unavoidable": gettext_noop("same club ({club}): could not be kept apart"),
+        "avoids_second_bye": gettext_noop("avoids a second bye"),
+        "bye": gettext_noop("bye"),
+        "lowest_ranked_eligible": gettext_noop("lowest-ranked entrant with the fewest byes"),
+        "bye_avoids_rematch": gettext_noop("a bye lower down would have forced a rematch"),
+        "first_bye": gettext_noop("first bye"),
+        "every_entrant_had_bye": (
+            "every entrant has had {byes} bye",
+            "every entrant has had {byes} byes",
+        ),
+        "seeded": gettext_noop("seed {seed} v seed {opponent_seed}"),
+        "seeded_v_drawn": gettext_noop("seed {seed} v an unseeded entrant placed by lot"),
+        "drawn_by_lot": gettext_noop("unseeded, placed by lot"),
+        "top_seed_bye": gettext_noop(
+            "bye for seed {seed}: {entrants} entrants in a bracket of {size}"
+        ),
+        "bye_by_lot": gettext_noop("bye drawn by lot: {entrants} entrants in a bracket of {size}"),
+        "group_crossing": gettext_noop("{label} v {opponent_label}"),
+        "crossing_bye": gettext_noop("bye for {label}"),
+        "winner_of": gettext_noop("winner of {match}"),
+        "loser_of": gettext_noop("loser of {match}"),
+        "third_place": gettext_noop("third-place match"),
+        "grand_final": gettext_noop("grand final"),
+        "grand_final_reset": gettext_noop(
+            "grand final reset: the losers' bracket champion won the first"
+        ),
+        "round_robin": gettext_noop("group {group}, round {round} of {rounds}"),
+        "round_robin_rest": gettext_noop(
+            "rests this round: group {group} has an odd number of entrants"
+        ),
     }
 )
+
+#: the param that chooses between the singular and the plural of a (singular, plural) text
+_COUNTED = {"rematch_unavoidable": "times", "every_entrant_had_bye": "byes"}
+
+
+def render_reason(
+    code: str, params: Mapping[str, Any], text: Text, translations: Translations | None = None
+) -> str:
+    """``text`` (the wording of ``code``) filled with ``params``, in the language of
+    ``translations`` (English without). ``code`` itself when a blank has no param: a reason
+    stored by an older release is shown by its code rather than with a hole."""
+    blanks = (
+        placeholders(text[0]) | placeholders(text[1])
+        if isinstance(text, tuple)
+        else placeholders(text)
+    )
+    if not blanks <= params.keys():
+        return code
+    values = dict(params)
+    if isinstance(text, tuple):
+        values["count"] = params[_COUNTED.get(code, "count")]
+    if translations is None:
+        return render(text, values)
+    return render(text, values, translations)
 
 
 @dataclass(frozen=True)
@@ -127,6 +168,6 @@ class Reason:
             return f"Reason({self.code!r})"
         return f"Reason({self.code!r}, {dict(self.params)!r})"
 
-    def describe(self) -> str:
-        """The reason in English, e.g. ``same record 3–1``."""
-        return REASON_TEXT[self.code].format(**self.params)
+    def describe(self, translations: Translations | None = None) -> str:
+        """The reason in English (or the language of ``translations``): ``same record 3–1``."""
+        return render_reason(self.code, self.params, REASON_TEXT[self.code], translations)

@@ -77,19 +77,19 @@ def round_robin_groups(
     if group_size is not None:
         if group_size < 2:
             raise DrawError(
-                f"A group needs at least 2 entrants; the group size is {group_size}.",
+                "A group needs at least 2 entrants; the group size is {group_size}.",
                 code="group_size_too_small",
                 group_size=group_size,
             )
         groups = math.ceil(n / group_size)
     if groups < 1:
         raise DrawError(
-            f"Choose at least one group, not {groups}.", code="groups_too_few", groups=groups
+            "Choose at least one group, not {groups}.", code="groups_too_few", groups=groups
         )
     if n < 2 * groups:
         raise DrawError(
-            f"{n} entrants cannot fill {groups} groups of at least 2; choose fewer groups or "
-            "larger ones.",
+            "{entrants} entrants cannot fill {groups} groups of at least 2; choose fewer groups "
+            "or larger ones.",
             code="groups_too_many",
             entrants=n,
             groups=groups,
@@ -184,9 +184,13 @@ def round_robin_schedule(group: Group) -> tuple[tuple[Pairing, ...], ...]:
     ids: list[int | None] = list(group.entrant_ids)
     if len(ids) < 2:
         raise DrawError(
-            f"Group {group.name} has {len(ids)} entrant(s); a round robin needs at least 2.",
+            (
+                "Group {group} has {count} entrant; a round robin needs at least 2.",
+                "Group {group} has {count} entrants; a round robin needs at least 2.",
+            ),
             code="group_too_small",
             group=group.name,
+            count=len(ids),
         )
     if len(ids) % 2:
         ids.append(None)

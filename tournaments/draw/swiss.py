@@ -94,7 +94,7 @@ def records(entrants: Sequence[Entrant], history: Sequence[Result]) -> dict[int,
     for r in history:
         if r.a_id == r.b_id:
             raise DrawError(
-                f"Entrant {r.a_id} is paired with itself in round {r.round}.",
+                "Entrant {entrant} is paired with itself in round {round}.",
                 code="history_self",
                 entrant=r.a_id,
                 round=r.round,
@@ -104,7 +104,7 @@ def records(entrants: Sequence[Entrant], history: Sequence[Result]) -> dict[int,
                 continue
             if (r.round, who) in seen:
                 raise DrawError(
-                    f"Entrant {who} appears twice in round {r.round}; correct the results of "
+                    "Entrant {entrant} appears twice in round {round}; correct the results of "
                     "that round.",
                     code="history_twice_in_round",
                     entrant=who,
@@ -114,22 +114,25 @@ def records(entrants: Sequence[Entrant], history: Sequence[Result]) -> dict[int,
         if r.b_id is None:
             if r.winner_id not in (None, r.a_id):
                 raise DrawError(
-                    f"Entrant {r.a_id} had a bye in round {r.round}, so the winner cannot be "
-                    f"{r.winner_id}.",
+                    "Entrant {entrant} had a bye in round {round}, so the winner cannot be "
+                    "{winner}.",
                     code="history_bye_winner",
                     entrant=r.a_id,
                     round=r.round,
+                    winner=r.winner_id,
                 )
             byes[r.a_id] += 1
             wins[r.a_id] += 1
             continue
         if r.winner_id is not None and r.winner_id not in (r.a_id, r.b_id):
             raise DrawError(
-                f"Round {r.round}: entrant {r.winner_id} did not play in the match between "
-                f"{r.a_id} and {r.b_id}; the winner must be one of them.",
+                "Round {round}: entrant {winner} did not play in the match between {a} and "
+                "{b}; the winner must be one of them.",
                 code="history_winner",
                 round=r.round,
                 winner=r.winner_id,
+                a=r.a_id,
+                b=r.b_id,
             )
         for me, other in ((r.a_id, r.b_id), (r.b_id, r.a_id)):
             if me in opponents:
@@ -187,7 +190,7 @@ def pair_lives(
     """
     if lives < 1:
         raise DrawError(
-            f"Entrants must be allowed at least one lost match, not {lives}.",
+            "Entrants must be allowed at least one lost match, not {lives}.",
             code="lives_too_few",
             lives=lives,
         )
@@ -196,9 +199,13 @@ def pair_lives(
     alive = [e for e in entrants if recs[e.id].losses < lives]
     if len(alive) < 2:
         raise DrawError(
-            f"Only {len(alive)} entrant(s) have fewer than {lives} losses: the phase is over.",
+            (
+                "Only {count} entrant has fewer than {lives} losses: the phase is over.",
+                "Only {count} entrants have fewer than {lives} losses: the phase is over.",
+            ),
             code="lives_over",
-            left=len(alive),
+            count=len(alive),
+            lives=lives,
         )
     clubs = next_round(history) <= separate_clubs_rounds
     return _pair(alive, recs, _LIVES, rng, standings, clubs)
@@ -258,9 +265,14 @@ def _rank(
         missing = sorted(e.id for e in entrants if e.id not in place)
         if missing:
             raise DrawError(
-                f"The standings do not list entrant(s) {', '.join(map(str, missing))}; rank "
-                "every entrant that is to be paired.",
+                (
+                    "The standings do not list entrant {entrants}; rank every entrant that is "
+                    "to be paired.",
+                    "The standings do not list entrants {entrants}; rank every entrant that is "
+                    "to be paired.",
+                ),
                 code="standings_missing",
+                count=len(missing),
                 entrants=missing,
             )
         base = sorted(entrants, key=lambda e: place[e.id])

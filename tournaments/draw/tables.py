@@ -39,8 +39,8 @@ def assign_tables(
     count = len(matches) if tables is None else tables
     if len(matches) > count:
         raise DrawError(
-            f"This round has {len(matches)} matches but only {count} tables; add tables or "
-            "split the round into sessions.",
+            "This round has {matches} matches but only {tables} tables; add tables or split "
+            "the round into sessions.",
             code="tables_too_few",
             matches=len(matches),
             tables=count,
@@ -52,29 +52,37 @@ def assign_tables(
         if len(wanted) > 1:
             a, b = sorted(wanted)
             raise DrawError(
-                f"Entrants {p.a_id} and {p.b_id} meet this round but are pinned to tables {a} "
-                f"and {b}; unpin one of them for this round.",
+                "Entrants {a} and {b} meet this round but are pinned to tables {table_a} and "
+                "{table_b}; unpin one of them for this round.",
                 code="tables_pin_conflict",
                 a=p.a_id,
                 b=p.b_id,
+                table_a=a,
+                table_b=b,
             )
         if not wanted:
             continue
         (table,) = wanted
         if not 1 <= table <= count:
             raise DrawError(
-                f"An entrant of the match {p.a_id} v {p.b_id} is pinned to table {table}, but "
-                f"the tables are numbered 1 to {count}.",
+                "An entrant of the match {a} v {b} is pinned to table {table}, but the tables "
+                "are numbered 1 to {tables}.",
                 code="tables_pin_missing",
+                a=p.a_id,
+                b=p.b_id,
                 table=table,
                 tables=count,
             )
         if table in taken:
             other = taken[table]
             raise DrawError(
-                f"The matches {other.a_id} v {other.b_id} and {p.a_id} v {p.b_id} both have an "
-                f"entrant pinned to table {table}; move one of the pins.",
+                "The matches {a1} v {b1} and {a2} v {b2} both have an entrant pinned to table "
+                "{table}; move one of the pins.",
                 code="tables_pin_clash",
+                a1=other.a_id,
+                b1=other.b_id,
+                a2=p.a_id,
+                b2=p.b_id,
                 table=table,
             )
         taken[table] = p

@@ -50,7 +50,7 @@ from tournaments.models import (
     Round,
     Substitution,
 )
-from tournaments.selectors.rounds import phase_rules
+from tournaments.selectors.rounds import phase_rules, round_not_found
 from tournaments.selectors.tournaments import tournament_is_published
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -210,7 +210,7 @@ def match_snapshot(match: Match) -> dict[str, Any]:
 
 def _match_not_found(match_id: int) -> NotFound:
     return NotFound(
-        f"There is no match {match_id}, or its tournament is not published and you do not "
+        "There is no match {match}, or its tournament is not published and you do not "
         "organize its peña. Check the link, or sign in as one of its organizers.",
         code="match_not_found",
         match=match_id,
@@ -330,24 +330,15 @@ def table_view(*, match: Match) -> dict[str, Any]:
 # --- The round board --------------------------------------------------------------------------
 
 
-def _round_not_found(round_id: int) -> NotFound:
-    return NotFound(
-        f"There is no round {round_id}, or it is not published and you do not organize its "
-        "peña. Check the link, or sign in as one of its organizers.",
-        code="round_not_found",
-        round=round_id,
-    )
-
-
 def round_get(*, round_id: int, user: User) -> Round:
     rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
     if rnd is None:
-        raise _round_not_found(round_id)
+        raise round_not_found(round_id)
     tournament = rnd.phase.tournament
     if not can_organize(user, tournament.club) and (
         not tournament_is_published(tournament) or rnd.status == Round.Status.DRAFT
     ):
-        raise _round_not_found(round_id)
+        raise round_not_found(round_id)
     return rnd
 
 

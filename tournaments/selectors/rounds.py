@@ -15,14 +15,20 @@ group), pareja (an Entry), descanso (bye), vaca, juego, piedras.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch
+from django.utils import translation
 
 from clubs.roles import can_organize
 from config.errors import NotFound
+from config.errors import _translations as errors_catalog
 from scoring import RuleSet
+from scoring.messages import Translations, gettext_noop
 from tournaments.draw import REASON_TEXT, Bracket, BracketMatch, Side, Slot, champion, resolve
+from tournaments.draw.reasons import render_reason
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.tournaments import tournament_not_found
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -31,9 +37,10 @@ PHASE_RULE_FIELDS = ("stones_per_game", "games_per_vaca", "vacas_per_match")
 
 ELIMINATION_FORMATS = (Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION)
 
-#: reason codes written by the organizer's changes rather than by the draw
+#: reason codes written by the organizer's changes rather than by the draw (worded like the
+#: draw's own, tournaments.draw.reasons: message ids of the errors catalogs)
 MANUAL_REASON_TEXT = {
-    "organizer_swap": "changed by the organizer: {entry} and {other} swapped matches",
+    "organizer_swap": gettext_noop("changed by the organizer: {entry} and {other} swapped matches"),
 }
 
 # The related rows every match shown with its pairs needs, in one query.
@@ -71,18 +78,28 @@ def tournament_readable(*, tournament: Tournament, user: User) -> bool:
     return tournament_is_public(tournament) or can_organize(user, tournament.club)
 
 
-def _not_found(what: str, ident: int) -> NotFound:
+def phase_not_found(phase_id: int) -> NotFound:
     return NotFound(
-        f"There is no {what} {ident}, or it is not published yet.",
-        code=f"{what}_not_found",
-        id=ident,
+        "There is no phase {phase}, or its tournament is not published and you do not organize "
+        "its peña. Check the link, or sign in as one of its organizers.",
+        code="phase_not_found",
+        phase=phase_id,
+    )
+
+
+def round_not_found(round_id: int) -> NotFound:
+    return NotFound(
+        "There is no round {round}, or it is not published and you do not organize its peña. "
+        "Check the link, or sign in as one of its organizers.",
+        code="round_not_found",
+        round=round_id,
     )
 
 
 def tournament_get_readable(*, tournament_id: int, user: User) -> Tournament:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None or not tournament_readable(tournament=tournament, user=user):
-        raise _not_found("tournament", tournament_id)
+        raise tournament_not_found(tournament_id)
     return tournament
 
 
@@ -90,14 +107,14 @@ def phase_get(*, phase_id: int) -> Phase:
     """The phase with its tournament and peña (no visibility check: for services)."""
     phase = Phase.objects.select_related("tournament__club").filter(pk=phase_id).first()
     if phase is None:
-        raise _not_found("phase", phase_id)
+        raise phase_not_found(phase_id)
     return phase
 
 
 def phase_get_readable(*, phase_id: int, user: User) -> Phase:
     phase = phase_get(phase_id=phase_id)
     if not tournament_readable(tournament=phase.tournament, user=user):
-        raise _not_found("phase", phase_id)
+        raise phase_not_found(phase_id)
     return phase
 
 
@@ -105,7 +122,7 @@ def round_get(*, round_id: int) -> Round:
     """The round with its phase, tournament and peña (no visibility check: for services)."""
     rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
     if rnd is None:
-        raise _not_found("round", round_id)
+        raise round_not_found(round_id)
     return rnd
 
 
@@ -152,7 +169,7 @@ def round_get_readable(*, round_id: int, user: User) -> Round:
     else:
         visible = can_organize(user, tournament.club)
     if not visible:
-        raise _not_found("round", round_id)
+        raise round_not_found(round_id)
     rnd.match_list = round_matches(rnd=rnd)
     return rnd
 
@@ -179,22 +196,27 @@ def entry_summary(entry: Entry | None) -> dict | None:
     }
 
 
-def reason_text(code: str, params: dict) -> str:
-    template = REASON_TEXT.get(code) or MANUAL_REASON_TEXT.get(code)
-    if template is None:
+def reason_text(code: str, params: dict, translations: Translations | None = None) -> str:
+    """A stored reason in the language of ``translations`` (English without); its code when
+    the code is unknown."""
+    text = REASON_TEXT.get(code) or MANUAL_REASON_TEXT.get(code)
+    if text is None:
         return code
-    try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return code
+    return render_reason(code, params, text, translations)
 
 
-def reasons_out(reasons: list) -> list[dict]:
+def reasons_out(reasons: list, language: str | None = None) -> list[dict]:
+    """Stored reasons with their text in ``language`` (default: the active one, like the
+    errors' messages), from the errors catalogs."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    translations = errors_catalog(translation.to_locale(language))
     out = []
     for item in reasons or []:
         code = item.get("code", "")
         params = item.get("params") or {}
-        out.append({"code": code, "params": params, "text": reason_text(code, params)})
+        out.append(
+            {"code": code, "params": params, "text": reason_text(code, params, translations)}
+        )
     return out
 
 
@@ -244,9 +266,10 @@ def bracket_for_phase(*, phase: Phase, user: User) -> dict:
     """
     if phase.format not in ELIMINATION_FORMATS or not phase.bracket:
         raise NotFound(
-            f"Phase {phase.name} has no bracket yet: draw its first round.",
+            "Phase {phase} has no bracket yet: draw its first round.",
             code="bracket_not_found",
-            phase=phase.id,
+            phase=phase.name,
+            phase_id=phase.id,
         )
     organizer = can_organize(user, phase.tournament.club)
     bracket = bracket_from_json(phase.bracket)

@@ -117,7 +117,7 @@ def tournament_check_organizer(*, user: User, tournament: Tournament) -> None:
 
 def tournament_not_found(tournament_id: int) -> NotFound:
     return NotFound(
-        f"There is no tournament {tournament_id}, or it is not published and you do not "
+        "There is no tournament {tournament}, or it is not published and you do not "
         "organize its peña. Check the link, or sign in as one of its organizers.",
         code="tournament_not_found",
         tournament=tournament_id,
@@ -138,10 +138,10 @@ def preset_for_club(*, club: Club, name: str) -> RuleSetPreset:
             RuleSetPreset.objects.filter(Q(club=club) | Q(club=None)).values_list("name", flat=True)
         )
         raise Invalid(
-            f"There is no preset called {name!r} for {club.name}; choose one of: "
-            f"{', '.join(names)}.",
+            "There is no preset called '{preset}' for {club}; choose one of: {choices}.",
             code="preset_unknown",
-            preset=name,
+            preset=str(name)[:40],
+            club=club.name,
             choices=names,
         )
     return preset

@@ -33,10 +33,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from clubs.roles import can_organize, require_organizer
-from config.errors import Conflict, Invalid, NotFound
+from config.errors import Conflict, Invalid
 from config.queue import enqueue_on_commit
 from scoring.errors import RuleSetError
+from scoring.messages import Term
 from tournaments import draw_manager
 from tournaments.draw import DrawError, champion, lives_left
 from tournaments.models import (
@@ -51,10 +51,13 @@ from tournaments.models import (
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
     bracket_from_json,
+    phase_not_found,
     phase_rules,
     round_matches,
-    tournament_is_public,
+    round_not_found,
 )
+from tournaments.selectors.tournaments import tournament_check_organizer
+from tournaments.services.tournaments import MAX_TABLES
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
 __all__ = [
@@ -78,21 +81,17 @@ User = AbstractBaseUser | AnonymousUser | None
 
 EMAIL_ACTION = "round_pairings_emailed"
 
+#: the status of a round that is no longer a draft, as its messages say it (a word the
+#: reader's language translates)
+_ROUND_STATUS = {Round.Status.PUBLISHED: Term("published"), Round.Status.CLOSED: Term("closed")}
+
 
 # --- Shared helpers ---------------------------------------------------------------------------
 
 
 def _require_organizer(actor: User, tournament: Tournament) -> None:
     """Organizers pass; others get 403 on a published tournament, 404 on one they cannot see."""
-    if can_organize(actor, tournament.club):
-        return
-    if not tournament_is_public(tournament):
-        raise NotFound(
-            f"There is no tournament {tournament.id}, or it is not published yet.",
-            code="tournament_not_found",
-            id=tournament.id,
-        )
-    require_organizer(actor, tournament.club)  # raises Forbidden with the peña's name
+    tournament_check_organizer(user=actor, tournament=tournament)
 
 
 def _audit(
@@ -117,7 +116,7 @@ def _audit(
 def _lock_phase(phase_id: int) -> Phase:
     phase = Phase.objects.select_for_update(of=("self",)).filter(pk=phase_id).first()
     if phase is None:
-        raise NotFound(f"There is no phase {phase_id}.", code="phase_not_found", id=phase_id)
+        raise phase_not_found(phase_id)
     # Loaded apart so that the tournament and peña rows are not locked too.
     phase.tournament = Tournament.objects.select_related("club").get(pk=phase.tournament_id)
     return phase
@@ -127,7 +126,7 @@ def _lock_round(round_id: int) -> Round:
     """Lock the round's phase, then the round (the order every service uses)."""
     phase_id = Round.objects.filter(pk=round_id).values_list("phase_id", flat=True).first()
     if phase_id is None:
-        raise NotFound(f"There is no round {round_id}.", code="round_not_found", id=round_id)
+        raise round_not_found(round_id)
     phase = _lock_phase(phase_id)
     rnd = Round.objects.select_for_update().get(pk=round_id)
     rnd.phase = phase
@@ -142,9 +141,37 @@ def _after_commit_email(round_id: int) -> None:
     enqueue_on_commit("tournaments.round_pairings_email", round_id=round_id)
 
 
-def _tables_text(matches: list[Match]) -> str:
-    return ", ".join(
-        f"table {m.table_number}" if m.table_number else f"match {m.id}" for m in matches
+def _tournament_finished(tournament: Tournament) -> Conflict:
+    return Conflict(
+        "{tournament} has finished; it can no longer change.",
+        code="tournament_finished",
+        tournament=tournament.name,
+    )
+
+
+def _phase_finished(phase: Phase) -> Conflict:
+    return Conflict("{phase} is already finished.", code="phase_finished", phase=phase.name)
+
+
+def _round_closed(rnd: Round) -> Conflict:
+    return Conflict("Round {round} is closed.", code="round_closed", round=rnd.number)
+
+
+def _round_drawn_twice(phase: Phase, number: int) -> Conflict:
+    return Conflict(
+        "Round {round} of {phase} was drawn at the same time by somebody else; reload the page.",
+        code="round_drawn_twice",
+        round=number,
+        phase=phase.name,
+    )
+
+
+def _table_match_unknown(match_id: int, rnd: Round) -> Invalid:
+    return Invalid(
+        "Match {match} is not a match at a table in round {round}.",
+        code="table_match_unknown",
+        match=match_id,
+        round=rnd.number,
     )
 
 
@@ -185,17 +212,16 @@ def phase_create(
         )
         _require_organizer(actor, tournament)
         if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict(
-                f"{tournament.name} is finished; phases can no longer be added.",
-                code="tournament_finished",
-            )
+            raise _tournament_finished(tournament)
         name = (name or "").strip()
         if not name:
             raise Invalid("Give the phase a name, e.g. 'Suizo' or 'Final'.", code="phase_name")
         if format not in Phase.Format.values:
             raise Invalid(
-                f"Unknown phase format {format!r}; choose one of {', '.join(Phase.Format.values)}.",
+                "Unknown phase format '{format}'; choose one of {formats}.",
                 code="phase_format",
+                format=str(format)[:40],
+                formats=list(Phase.Format.values),
             )
         source = _phase_source(tournament, format, source_id, qualifiers_per_group)
         _check_format_options(format, rounds_planned, group_size, lives, separate_clubs_rounds)
@@ -225,7 +251,12 @@ def phase_create(
         try:
             phase_rules(phase)
         except RuleSetError as error:
-            raise Invalid(error.message, code="phase_rules", option=error.code) from None
+            raise Invalid(
+                "This phase's match format cannot be played: {reason}",
+                code="phase_rules",
+                option=error.code,
+                reason=error,
+            ) from None
         phase.save()
         _audit(
             tournament,
@@ -248,29 +279,31 @@ def _phase_source(
             )
         return None
     if format != Phase.Format.SINGLE_ELIMINATION:
-        raise Invalid(
-            "Only a single elimination can be drawn from an earlier phase's standings.",
-            code="phase_source_format",
-        )
+        raise _phase_source_format()
     source = Phase.objects.filter(pk=source_id, tournament=tournament).first()
     if source is None:
         raise Invalid(
-            f"Phase {source_id} is not a phase of {tournament.name}; choose one of its phases.",
+            "Phase {source} is not a phase of {tournament}; choose one of its phases.",
             code="phase_source_unknown",
             source=source_id,
+            tournament=tournament.name,
         )
     if source.format in ELIMINATION_FORMATS:
-        raise Invalid(
-            f"{source.name} is a bracket; a knockout is drawn from the standings of a "
-            "liguilla, Swiss or a tres ceros phase.",
-            code="phase_source_format",
-        )
+        raise _phase_source_format()
     if qualifiers is None or qualifiers < 1:
         raise Invalid(
             "Say how many pairs of each group go on (qualifiers per group, at least 1).",
             code="phase_qualifiers",
         )
     return source
+
+
+def _phase_source_format() -> Invalid:
+    return Invalid(
+        "Only a single elimination can be drawn from an earlier phase's standings, and only "
+        "from those of a liguilla, Swiss or a tres ceros phase.",
+        code="phase_source_format",
+    )
 
 
 def _check_format_options(
@@ -311,28 +344,33 @@ def phase_finish(*, phase: Phase, actor: User) -> Phase:
 
 def _finish(phase: Phase, actor: User) -> None:
     if phase.status == Phase.Status.FINISHED:
-        raise Conflict(f"{phase.name} is already finished.", code="phase_finished")
+        raise _phase_finished(phase)
     rounds = list(Round.objects.filter(phase=phase).order_by("number"))
     if not rounds:
         raise Conflict(
-            f"{phase.name} has no round yet; draw and play its rounds first.",
+            "{phase} has no round yet; draw and play its rounds first.",
             code="phase_not_started",
+            phase=phase.name,
         )
     still_open = [r.number for r in rounds if r.status != Round.Status.CLOSED]
     if still_open:
         raise Conflict(
-            f"Round(s) {', '.join(map(str, still_open))} of {phase.name} are not closed; close "
-            "them before finishing the phase.",
+            (
+                "Round {rounds} of {phase} is not closed; close it before finishing the phase.",
+                "Rounds {rounds} of {phase} are not closed; close them before finishing the phase.",
+            ),
             code="phase_rounds_open",
+            count=len(still_open),
             rounds=still_open,
+            phase=phase.name,
         )
     if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN):
         planned = phase.rounds_planned or 0
         if len(rounds) < planned:
             raise Conflict(
-                f"{phase.name} has played {len(rounds)} of its {planned} rounds; draw the "
-                "next round.",
+                "{phase} has played {played} of its {planned} rounds; draw the next round.",
                 code="phase_rounds_left",
+                phase=phase.name,
                 played=len(rounds),
                 planned=planned,
             )
@@ -340,8 +378,9 @@ def _finish(phase: Phase, actor: User) -> None:
         bracket = bracket_from_json(phase.bracket)
         if champion(bracket, _bracket_winners(phase)) is None:
             raise Conflict(
-                f"The bracket of {phase.name} has no champion yet; play its final first.",
+                "The bracket of {phase} has no champion yet; play its final first.",
                 code="phase_bracket_undecided",
+                phase=phase.name,
             )
     elif phase.format == Phase.Format.LIVES:
         entrants = [draw_manager.entrant(e) for e in draw_manager.playing_entries(phase.tournament)]
@@ -349,9 +388,10 @@ def _finish(phase: Phase, actor: User) -> None:
         alive = [e for e, left in lives_left(entrants, past, lives=phase.lives).items() if left]
         if len(alive) >= 2:
             raise Conflict(
-                f"{len(alive)} pairs of {phase.name} still have lives left; draw the next round.",
+                "{alive} pairs of {phase} still have lives left; draw the next round.",
                 code="phase_lives_left",
                 alive=len(alive),
+                phase=phase.name,
             )
     phase.status = Phase.Status.FINISHED
     phase.save(update_fields=["status"])
@@ -385,14 +425,15 @@ def phase_advance(*, phase: Phase, actor: User) -> Round:
         )
         if following is None:
             raise Conflict(
-                f"{phase.name} is the last phase of {phase.tournament.name}; add a phase to "
-                "go on to.",
+                "{phase} is the last phase of {tournament}; add a phase to go on to.",
                 code="phase_no_next",
+                phase=phase.name,
+                tournament=phase.tournament.name,
             )
         after = _lock_phase(following)
         if after.status != Phase.Status.PENDING:
             raise Conflict(
-                f"{after.name} has already started.", code="phase_next_started", phase=after.id
+                "{phase} has already started.", code="phase_next_started", phase=after.name
             )
         rnd = _draw_next(after, actor)
         _after_commit_standings(phase.id)
@@ -411,20 +452,34 @@ def round_draw_generate(*, phase: Phase, actor: User) -> Round:
     published). Brackets: round 1 here; later rounds are created by `bracket_advance` as
     results are confirmed. Raises Conflict for a state that does not allow a draw, and
     DrawError (400) for a field the algorithm refuses (e.g. too few tables or pairs).
+
+    Two organizers who draw the same round at once: the first draws it, the other waits for
+    the phase's lock and gets Conflict ``round_drawn_twice`` (not "the previous round is not
+    closed", which is what the round it waited for looks like once drawn).
     """
     with transaction.atomic():
+        # The round this request is for, read before waiting for the lock: a higher one once
+        # the lock is ours means somebody else drew it meanwhile.
+        wanted = _next_round_number(phase.pk)
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
-        rnd = _draw_next(phase, actor)
+        rnd = _draw_next(phase, actor, wanted=wanted)
     return rnd
 
 
-def _draw_next(phase: Phase, actor: User) -> Round:
+def _next_round_number(phase_id: int) -> int:
+    top = Round.objects.filter(phase_id=phase_id).aggregate(top=Max("number"))["top"]
+    return (top or 0) + 1
+
+
+def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round:
+    """Draw the next round of the locked ``phase``; ``wanted`` is the round the caller meant
+    to draw (read before the lock), if it knows."""
     tournament = phase.tournament
     if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict(f"{tournament.name} is finished.", code="tournament_finished")
+        raise _tournament_finished(tournament)
     if phase.status == Phase.Status.FINISHED:
-        raise Conflict(f"{phase.name} is finished.", code="phase_finished")
+        raise _phase_finished(phase)
     earlier = list(
         Phase.objects.filter(tournament=tournament, order__lt=phase.order)
         .exclude(status=Phase.Status.FINISHED)
@@ -432,23 +487,26 @@ def _draw_next(phase: Phase, actor: User) -> Round:
     )
     if earlier:
         raise Conflict(
-            f"Finish {', '.join(earlier)} before drawing {phase.name}.",
+            (
+                "Finish phase {phases} before drawing {phase}.",
+                "Finish phases {phases} before drawing {phase}.",
+            ),
             code="phase_previous_open",
+            count=len(earlier),
             phases=earlier,
+            phase=phase.name,
         )
     last = Round.objects.filter(phase=phase).order_by("-number").first()
     number = 1 if last is None else last.number + 1
+    if wanted is not None and number > wanted:
+        raise _round_drawn_twice(phase, wanted)
     if last is not None:
         _check_next_round(phase, last, number)
     try:
         with transaction.atomic():
             rnd = draw_manager.draw_round(phase, number)
     except IntegrityError:
-        raise Conflict(
-            f"Round {number} of {phase.name} was drawn at the same time by somebody else; "
-            "reload the page.",
-            code="round_drawn_twice",
-        ) from None
+        raise _round_drawn_twice(phase, number) from None
     if phase.status == Phase.Status.PENDING:
         phase.status = Phase.Status.RUNNING
         phase.save(update_fields=["status"])
@@ -464,30 +522,33 @@ def _draw_next(phase: Phase, actor: User) -> Round:
 def _check_next_round(phase: Phase, last: Round, number: int) -> None:
     if phase.format in ELIMINATION_FORMATS:
         raise Conflict(
-            f"The rounds of the bracket of {phase.name} after the first are created by "
-            "themselves as results are confirmed.",
+            "The rounds of the bracket of {phase} after the first are created by themselves "
+            "as results are confirmed.",
             code="round_bracket_automatic",
+            phase=phase.name,
         )
     if phase.format == Phase.Format.ROUND_ROBIN:
         if last.status == Round.Status.DRAFT:
             raise Conflict(
-                f"Round {last.number} of {phase.name} is still a draft; publish it first.",
+                "Round {round} of {phase} is still a draft; publish it first.",
                 code="round_previous_draft",
                 round=last.number,
+                phase=phase.name,
             )
     elif last.status != Round.Status.CLOSED:
         raise Conflict(
-            f"Round {last.number} of {phase.name} is not closed; close it before drawing the "
-            "next one.",
+            "Round {round} of {phase} is not closed; close it before drawing the next one.",
             code="round_previous_open",
             round=last.number,
+            phase=phase.name,
         )
     planned = phase.rounds_planned
     counted = phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
     if counted and planned and number > planned:
         raise Conflict(
-            f"{phase.name} has all its {planned} rounds; finish the phase.",
+            "{phase} has all its {planned} rounds; finish the phase.",
             code="phase_rounds_done",
+            phase=phase.name,
             planned=planned,
         )
 
@@ -502,18 +563,25 @@ def round_publish(*, round: Round, actor: User) -> Round:
         _require_organizer(actor, rnd.phase.tournament)
         if rnd.status != Round.Status.DRAFT:
             raise Conflict(
-                f"Round {rnd.number} is already {rnd.status}.",
+                "Round {round} is already {status}.",
                 code="round_not_draft",
-                status=rnd.status,
+                round=rnd.number,
+                status=_ROUND_STATUS[rnd.status],
             )
         untabled = list(
             Match.objects.filter(round=rnd, table_number=None).exclude(kind=Match.Kind.BYE)
         )
         if untabled:
             raise Conflict(
-                f"{len(untabled)} match(es) of round {rnd.number} have no table; move them to "
-                "a free table before publishing.",
+                (
+                    "{count} match of round {round} has no table; move it to a free table "
+                    "before publishing.",
+                    "{count} matches of round {round} have no table; move them to a free table "
+                    "before publishing.",
+                ),
                 code="round_tables_missing",
+                count=len(untabled),
+                round=rnd.number,
                 matches=[m.id for m in untabled],
             )
         rnd.status = Round.Status.PUBLISHED
@@ -532,21 +600,29 @@ def round_close(*, round: Round, actor: User) -> Round:
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
         if rnd.status == Round.Status.CLOSED:
-            raise Conflict(f"Round {rnd.number} is already closed.", code="round_closed")
+            raise _round_closed(rnd)
         if rnd.status == Round.Status.DRAFT:
             raise Conflict(
-                f"Round {rnd.number} is a draft; publish and play it before closing it.",
+                "Round {round} is a draft; publish and play it before closing it.",
                 code="round_not_published",
+                round=rnd.number,
             )
         unfinished = sorted(
             Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED),
             key=lambda m: (m.table_number is None, m.table_number or 0, m.id),
         )
         if unfinished:
+            # A published round has every match at a table (round_publish sees to it).
             raise Conflict(
-                f"Round {rnd.number} cannot close: {_tables_text(unfinished)} "
-                "have no confirmed result yet. Confirm them (or record a forfeit) first.",
+                (
+                    "Round {round} cannot close: table {tables} has no confirmed result yet. "
+                    "Confirm it (or record a forfeit) first.",
+                    "Round {round} cannot close: tables {tables} have no confirmed result yet. "
+                    "Confirm them (or record a forfeit) first.",
+                ),
                 code="round_unfinished",
+                count=len(unfinished),
+                round=rnd.number,
                 tables=[m.table_number for m in unfinished],
                 matches=[m.id for m in unfinished],
             )
@@ -564,7 +640,7 @@ def round_close(*, round: Round, actor: User) -> Round:
 def _changeable_matches(rnd: Round) -> list[Match]:
     """The round's matches, locked; Conflict once the round is closed or a match started."""
     if rnd.status == Round.Status.CLOSED:
-        raise Conflict(f"Round {rnd.number} is closed.", code="round_closed")
+        raise _round_closed(rnd)
     matches = list(
         Match.objects.select_for_update(of=("self",))
         .filter(round=rnd)
@@ -579,9 +655,15 @@ def _changeable_matches(rnd: Round) -> list[Match]:
     ]
     if started:
         raise Conflict(
-            f"Round {rnd.number} has started ({_tables_text(started)}); pairs and tables can "
-            "no longer be changed.",
+            (
+                "Round {round} has started (table {tables}); pairs and tables can no longer "
+                "be changed.",
+                "Round {round} has started (tables {tables}); pairs and tables can no longer "
+                "be changed.",
+            ),
             code="round_started",
+            count=len(started),
+            round=rnd.number,
             tables=[m.table_number for m in started],
         )
     return matches
@@ -667,9 +749,10 @@ def _match_of(matches: list[Match], entry_id: int, rnd: Round) -> Match:
         if entry_id in (m.entry_a_id, m.entry_b_id):
             return m
     raise Invalid(
-        f"Pair {entry_id} does not play in round {rnd.number}.",
+        "Pair {entry} does not play in round {round}.",
         code="swap_entry_not_in_round",
         entry=entry_id,
+        round=rnd.number,
     )
 
 
@@ -683,11 +766,7 @@ def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_i
         for ident in (match_id, other_match_id):
             match = matches.get(ident)
             if match is None or match.kind == Match.Kind.BYE:
-                raise Invalid(
-                    f"Match {ident} is not a match at a table in round {rnd.number}.",
-                    code="table_match_unknown",
-                    match=ident,
-                )
+                raise _table_match_unknown(ident, rnd)
             pair.append(match)
         first, second = pair
         if first.pk == second.pk:
@@ -727,30 +806,25 @@ def match_table_move(*, round: Round, actor: User, match_id: int, table_number: 
         matches = _changeable_matches(rnd)
         match = next((m for m in matches if m.id == match_id), None)
         if match is None or match.kind == Match.Kind.BYE:
+            raise _table_match_unknown(match_id, rnd)
+        last = tournament.tables_available or MAX_TABLES
+        if not 1 <= table_number <= last:
             raise Invalid(
-                f"Match {match_id} is not a match at a table in round {rnd.number}.",
-                code="table_match_unknown",
-                match=match_id,
-            )
-        limit = tournament.tables_available
-        if table_number < 1 or (limit and table_number > limit):
-            raise Invalid(
-                f"Table {table_number} does not exist; tables are numbered 1 to {limit}."
-                if limit
-                else "Table numbers start at 1.",
+                "Table {table} does not exist; tables are numbered from 1 to {last}.",
                 code="table_out_of_range",
                 table=table_number,
-                tables=limit,
+                last=last,
             )
         if match.table_number == table_number:
             return match
         holder = next((m for m in matches if m.table_number == table_number), None)
         if holder is not None:
             raise Conflict(
-                f"Table {table_number} is taken by another match of round {rnd.number}; swap "
-                "the two tables instead.",
+                "Table {table} is taken by another match of round {round}; swap the two tables "
+                "instead.",
                 code="table_taken",
                 table=table_number,
+                round=rnd.number,
                 match=holder.id,
             )
         old = _sides(match)
