@@ -15,7 +15,8 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-API_PREFIX = "/api/"
+from config.errors import Invalid
+from config.views import API_PREFIX, error_response
 
 #: the API's language when the client names none it can read
 API_DEFAULT_LANGUAGE = "en"
@@ -57,9 +58,6 @@ class RejectNulMiddleware:
     def __call__(self, request):
         query = request.META.get("QUERY_STRING", "")
         if "\x00" in request.path or "%00" in query or "\x00" in query:
-            from config.errors import Invalid
-            from config.views import error_response
-
             return error_response(
                 request,
                 Invalid(

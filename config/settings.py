@@ -189,8 +189,12 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Amarrako <noreply@loc
 # --- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    # JSON only (with the depth, size and NUL checks of config.parsers); forms post to pages.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    # JSON through the depth, size and NUL checks of config.parsers; forms as DRF reads them.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [

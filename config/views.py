@@ -15,8 +15,10 @@ from django.shortcuts import render
 from django.views import defaults
 
 from config.errors import DomainError, Forbidden, Invalid, NotFound, error_body, error_message
-from config.middleware import API_PREFIX
 from config.parsers import too_large
+
+#: the API's paths: JSON error bodies and the API's language (config.middleware)
+API_PREFIX = "/api/"
 
 
 class ServerError(DomainError):
