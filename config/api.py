@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.contrib.auth import authenticate
 from django.urls import URLPattern, URLResolver, include, path, reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from config.errors import Invalid
 
 
 class ApiRootApi(APIView):
@@ -89,11 +95,52 @@ class HealthApi(APIView):
         return Response(self.OutputSerializer({"status": "ok"}).data)
 
 
+class TokenApi(APIView):
+    """A script's API token: POST the user's name and password once, then send
+    ``Authorization: Token <token>`` (checking a token is one indexed read; HTTP Basic hashes
+    the password on every request). DELETE, with the token, revokes it; the next POST makes a
+    new one. Failed attempts count towards the login lock-out (django-axes), as on the site.
+    """
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+        class Meta:
+            ref_name = "ApiTokenOutput"
+
+    @extend_schema(
+        operation_id="auth_token_create", request=InputSerializer, responses=OutputSerializer
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request=request._request, **data.validated_data)
+        if user is None or not user.is_active:
+            raise Invalid("The user name or the password is wrong.", code="credentials_wrong")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
+
+    @extend_schema(operation_id="auth_token_delete", request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=204)
+
+
 app_name = "api"
 
 urlpatterns = [
     path("", ApiRootApi.as_view(), name="root"),
     path("health", HealthApi.as_view(), name="health"),
+    path("auth/token", TokenApi.as_view(), name="auth-token"),
     # Each app's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…).
     path("", include("clubs.api.urls", namespace="clubs")),
     path("", include("tournaments.api.urls", namespace="tournaments")),

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "clubs",
@@ -94,6 +96,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,6 +118,19 @@ TEMPLATES = [
         },
     },
 ]
+
+# django-axes locks a user name from one address out after repeated failed logins (the site,
+# HTTP Basic and the API's token endpoint alike); a correct login resets the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = 0.25  # hours: the lock lifts by itself after 15 minutes
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.views.locked_out"
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "web:organizer-home"
@@ -199,6 +215,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        # Scripts: a token (config.api TokenApi); Basic still works but hashes every request.
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -67,3 +67,20 @@ def server_error(request):
         return defaults.server_error(request)
     error = ServerError("Something failed on our side; it has been logged.", code="server_error")
     return error_response(request, error)
+
+
+class TooManyAttempts(DomainError):
+    status = 429
+    code = "login_locked"
+
+
+def locked_out(request, credentials=None, *args, **kwargs):
+    """django-axes: what a locked-out login gets (JSON under /api/, the error page elsewhere)."""
+    error = TooManyAttempts(
+        "Too many failed logins for this user from this address; try again in {minutes} minutes.",
+        code="login_locked",
+        minutes=15,
+    )
+    response = error_response(request, error)
+    response["Retry-After"] = str(15 * 60)
+    return response

@@ -9,6 +9,7 @@ import time
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Membership, Pair, Player
@@ -73,7 +74,10 @@ def test_the_demo_loads_a_peña_and_a_tournament_half_way_through(run_demo):
 
     club = Club.objects.get(slug="pena-txoko")
     assert club.name == "Peña Txoko" and club.town == "Pamplona"
-    user = authenticate(username="organizador", password="amarrako")
+    # As the login page does: with the request (the lock-out of failed logins reads it).
+    user = authenticate(
+        RequestFactory().post("/accounts/login/"), username="organizador", password="amarrako"
+    )
     assert user is not None
     assert Membership.objects.get(club=club, user=user).role == Membership.Role.OWNER
     assert Player.objects.filter(clubs=club).count() == 64
