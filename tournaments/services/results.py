@@ -48,6 +48,7 @@ from config.errors import Conflict, Invalid, NotFound, StaleVersion
 from config.queue import enqueue_on_commit
 from scoring import GameEntry, MatchState, RuleSet, record_games
 from scoring.jsonio import games_from_json, outcome_to_json, state_to_json
+from scoring.messages import Term
 from tournaments.models import (
     AuditEntry,
     HandEntry,
@@ -80,6 +81,15 @@ PAIR_SIDES = (SIDE_A, SIDE_B)
 CONFIRMS = "confirms"
 #: ``{"hands": RECORDED}``: the result is the hands recorded at the table (HandEntry rows).
 RECORDED = "recorded"
+
+#: Each status of a match as the reader's language names it (errors show it).
+MATCH_STATUS_TERMS = {
+    Match.Status.PENDING: Term("pending"),
+    Match.Status.IN_PROGRESS: Term("in progress"),
+    Match.Status.SUBMITTED: Term("submitted"),
+    Match.Status.CONFIRMED: Term("confirmed"),
+    Match.Status.DISPUTED: Term("disputed"),
+}
 
 
 @dataclass(frozen=True)
@@ -121,16 +131,21 @@ def match_for_token(*, token: str, idempotency_key: str = "") -> Match:
         else None
     )
     if match is None:
-        raise NotFound(
-            "This table link is not valid. Scan the QR code on the table again, or ask the "
-            "organizers for the link.",
-            code="table_link_unknown",
-        )
+        raise table_link_unknown()
     if match.status == Match.Status.CONFIRMED and not (
         idempotency_key and _written_with_key(match, idempotency_key)
     ):
         raise _link_closed()
     return match
+
+
+def table_link_unknown() -> NotFound:
+    """The error of a table link that leads to no match (the table's pages show it too)."""
+    return NotFound(
+        "This table link is not valid. Scan the QR code on the table again, or ask the "
+        "organizers for the link.",
+        code="table_link_unknown",
+    )
 
 
 def _written_with_key(match: Match, key: str) -> bool:
@@ -173,14 +188,16 @@ def _check_key(idempotency_key: str) -> str:
 
 def _check_via(via: str) -> None:
     if via not in (LINK, ACCOUNT, API):
-        raise Invalid(f"'via' is link, account or api, not {via!r}.", code="via")
+        raise Invalid("'via' is link, account or api, not '{via}'.", code="via", via=str(via)[:40])
 
 
 def _check_caller(match: Match, *, side: str, via: str, actor: User) -> None:
     """Through the link the caller is a pair (a or b); otherwise an organizer of the peña."""
     _check_via(via)
     if side not in (SIDE_A, SIDE_B, ORGANIZER):
-        raise Invalid(f"'side' is a, b or organizer, not {side!r}.", code="side")
+        raise Invalid(
+            "'side' is a, b or organizer, not '{side}'.", code="side", side=str(side)[:40]
+        )
     if via == LINK:
         if side not in PAIR_SIDES:
             raise Invalid(
@@ -191,7 +208,7 @@ def _check_caller(match: Match, *, side: str, via: str, actor: User) -> None:
     if side != ORGANIZER:
         raise Invalid(
             "Organizers enter results as side 'organizer'; pairs use their table link.",
-            code="side",
+            code="side_organizer",
         )
 
 
@@ -209,10 +226,11 @@ def _check_link_open(match: Match, via: str) -> None:
         raise _link_closed()
     if match.round.status != Round.Status.PUBLISHED:
         raise Conflict(
-            f"Round {match.round.number} is {match.round.status}: results are "
-            "entered at the table only while the round is published. Ask the organizers.",
+            "Round {round} is not open: results are entered at the table only while the round "
+            "is published. Ask the organizers.",
             code="round_not_open",
             round=match.round.number,
+            status=match.round.status,
         )
 
 
@@ -220,6 +238,7 @@ def _check_version(match: Match, version: int) -> None:
     if version != match.version:
         raise StaleVersion(
             "The result changed on another device; reload and try again.",
+            code="stale_version",
             current=match.version,
             sent=version,
         )
@@ -258,7 +277,7 @@ def _result_state(match: Match, payload: Any) -> tuple[dict, dict]:
     every form the games a late pair lost come first (see match_penalty_games).
     """
     if not isinstance(payload, dict):
-        raise Invalid("The result is an object with 'games' or 'hands'.", code="result_format")
+        raise Invalid("The result is an object with 'games' or 'hands'.", code="result_not_object")
     kinds = [k for k in ("games", "hands") if k in payload]
     unknown = set(payload) - {"games", "hands"}
     if len(kinds) != 1 or unknown:
@@ -282,7 +301,7 @@ def _result_state(match: Match, payload: Any) -> tuple[dict, dict]:
         raise Invalid(
             "'hands' is the list of hands from the first, or \"recorded\" for the hands "
             "recorded at this table.",
-            code="result_format",
+            code="hands_format",
         )
     state, _ = fold_hands(rules, first_mano_position(match), penalties, hand_records(rules, raw))
     if not state.finished:
@@ -292,11 +311,18 @@ def _result_state(match: Match, payload: Any) -> tuple[dict, dict]:
 
 def _unfinished(rules: RuleSet, state: MatchState) -> Invalid:
     return Invalid(
-        f"The match is not finished: in vacas A {state.vacas[0]} - B {state.vacas[1]}, in the "
-        f"current vaca A {state.vaca_games[0]} - B {state.vaca_games[1]} games "
-        f"({rules.games_per_vaca} win a vaca, {rules.vacas_per_match} the match), and the "
-        f"current game is at {state.stones[0]}-{state.stones[1]}. Enter the remaining hands.",
-        code="match_not_finished",
+        "The match is not finished: in vacas A {va} - B {vb}, in the current vaca A {ga} - B "
+        "{gb} games ({need} win a vaca, {vacas} the match), and the current game is at "
+        "{sa}-{sb}. Enter the remaining hands.",
+        code="hands_not_finished",
+        va=state.vacas[0],
+        vb=state.vacas[1],
+        ga=state.vaca_games[0],
+        gb=state.vaca_games[1],
+        need=rules.games_per_vaca,
+        vacas=rules.vacas_per_match,
+        sa=state.stones[0],
+        sb=state.stones[1],
     )
 
 
@@ -527,7 +553,9 @@ def match_result_submit(
 
 
 def _lost_race() -> Conflict:
-    return StaleVersion("The result changed on another device; reload and try again.")
+    return StaleVersion(
+        "The result changed on another device; reload and try again.", code="stale_version"
+    )
 
 
 def match_result_confirm(
@@ -575,8 +603,9 @@ def match_result_confirm(
             confirmed = latest.get(SIDE_B if side == SIDE_A else SIDE_A)
             if confirmed is None:
                 raise Conflict(
-                    f"Pareja {side.upper()} entered this result; the other pair has to confirm it.",
+                    "Pareja {side} entered this result; the other pair has to confirm it.",
                     code="own_submission",
+                    side=side.upper(),
                 )
         old = match_snapshot(locked)
         submission = _store_submission(
@@ -641,7 +670,7 @@ def match_dispute_resolve(
             chosen = next((s for s in _result_submissions(locked) if s.pk == submission_id), None)
             if chosen is None:
                 raise Invalid(
-                    f"Submission {submission_id} is not one of the results the pairs entered "
+                    "Submission {submission} is not one of the results the pairs entered "
                     "for this match.",
                     code="submission_unknown",
                     submission=submission_id,
@@ -762,15 +791,15 @@ def match_result_correct(
         _check_playable(locked)
         if locked.status != Match.Status.CONFIRMED:
             raise Conflict(
-                "Only a confirmed result can be corrected; this match is "
-                f"{locked.status.replace('_', ' ')}. Enter or resolve its result instead.",
+                "Only a confirmed result can be corrected; this match is {status}. Enter or "
+                "resolve its result instead.",
                 code="not_confirmed",
+                status=MATCH_STATUS_TERMS[locked.status],
             )
         dependent = _dependent_match(locked)
         if dependent is not None:
             raise Conflict(
-                f"This result cannot be corrected: the match at table {dependent.table_number} "
-                f"of round {dependent.round.number} ({dependent.bracket_key or 'bracket'}) "
+                "This result cannot be corrected: the match at table {table} of round {round} "
                 "depends on it and has already started. Correct or reset that match first.",
                 code="result_has_dependents",
                 match=dependent.pk,
@@ -815,8 +844,9 @@ def match_forfeit(
     _organizer(match, actor)
     if absent_side not in PAIR_SIDES:
         raise Invalid(
-            f"'absent_side' is the pair that did not show up: a or b, not {absent_side!r}.",
-            code="side",
+            "'absent_side' is the pair that did not show up: a or b, not '{absent_side}'.",
+            code="absent_side",
+            absent_side=str(absent_side)[:40],
         )
     with transaction.atomic():
         locked = _lock(match)
@@ -863,7 +893,9 @@ def match_late_penalty(
     _check_via(via)
     _organizer(match, actor)
     if side not in PAIR_SIDES:
-        raise Invalid(f"'side' is the late pair: a or b, not {side!r}.", code="side")
+        raise Invalid(
+            "'side' is the late pair: a or b, not '{side}'.", code="late_side", side=str(side)[:40]
+        )
     if isinstance(minutes_late, bool) or not isinstance(minutes_late, int) or minutes_late < 0:
         raise Invalid(
             "Minutes late is a whole number from 0 up.", code="minutes_late", value=minutes_late
@@ -873,9 +905,10 @@ def match_late_penalty(
         tournament = locked.round.phase.tournament
         if not tournament.late_minutes_per_game:
             raise Invalid(
-                f"{tournament.name} has no lateness rule. Set the minutes per game lost in the "
+                "{tournament_name} has no lateness rule. Set the minutes per game lost in the "
                 "tournament's rules first.",
                 code="no_lateness_rule",
+                tournament_name=tournament.name,
             )
         _check_version(locked, version)
         _check_playable(locked)
@@ -883,7 +916,7 @@ def match_late_penalty(
             raise Conflict(
                 "A result was already entered for this match: a late penalty is recorded before "
                 "it. Correct the result instead.",
-                code="result_already_entered",
+                code="late_after_result",
             )
         entry_id = locked.entry_a_id if side == SIDE_A else locked.entry_b_id
         games_lost = minutes_late // tournament.late_minutes_per_game
@@ -933,9 +966,10 @@ def _hand_answer(match: Match, state: dict, number: int, *, replayed: bool) -> H
 def _check_hand_entry_open(match: Match) -> None:
     if match.status not in (Match.Status.PENDING, Match.Status.IN_PROGRESS):
         raise Conflict(
-            f"The result of this match was already entered ({match.status.replace('_', ' ')}): "
-            "hands can no longer be added or removed.",
+            "The result of this match was already entered ({status}): hands can no longer be "
+            "added or removed.",
             code="result_already_entered",
+            status=MATCH_STATUS_TERMS[match.status],
         )
 
 
@@ -966,7 +1000,7 @@ def match_hand_add(
                 raise Conflict(
                     "This Idempotency-Key was already used for a different hand. Use a new key "
                     "for each hand.",
-                    code="idempotency_key_reused",
+                    code="hand_key_reused",
                 )
             audit = (
                 AuditEntry.objects.filter(
