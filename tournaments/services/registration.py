@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -35,15 +34,14 @@ from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
 from tournaments.selectors.registration import entry_waiting_queue
 from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
-from tournaments.services.tournaments import (
+from tournaments.services.base import (
     MAX_TABLES,
     REGISTRATION_OPEN,
     STATUS_TERMS,
+    User,
     audit_write,
     tournament_lock_for_organizer,
 )
-
-User = AbstractBaseUser | AnonymousUser | None
 
 #: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
 MAX_PASTED_LINES = 1000

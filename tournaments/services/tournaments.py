@@ -4,9 +4,10 @@ Responsible for: the tournament row and its rule set (the columns of scoring.Rul
 by the engine so its message reaches the organizer), the tiebreak order (validated by
 scoring.standings.validate_order), the rule-set lock once the first partida has started, the
 status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Also the one helper every tournament write starts with: lock the row after checking
-the actor organizes its peña (NotFound for what the actor may not see, Forbidden for a
-published tournament of another peña).
+changes. Every write starts with services/base.py's tournament_lock_for_organizer.
+
+Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
+never the other way round: what both need lives in services/base.py.
 
 Must not: hold a rule of Mus (scoring/ does) or of pairing (tournaments/draw/ does); register
 pairs (services/registration.py does; a raised max_pairs calls its promotion).
@@ -22,7 +23,6 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
@@ -30,19 +30,34 @@ from clubs.models import Club, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from scoring import RuleSet
-from scoring.messages import Term
 from scoring.standings import Tiebreak, validate_order
-from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.selectors.tournaments import (
     ACTIVE_ENTRY_STATUSES,
     preset_default_for_club,
     preset_for_club,
-    tournament_check_organizer,
     tournament_first_started_match,
-    tournament_not_found,
 )
+from tournaments.services.base import (
+    MAX_LATE_MINUTES,
+    MAX_PAIRS,
+    MAX_TABLES,
+    REGISTRATION_OPEN,
+    STATUS_TERMS,
+    User,
+    audit_write,
+    tournament_lock_for_organizer,
+)
+from tournaments.services.registration import entry_waiting_promote
 
-User = AbstractBaseUser | AnonymousUser | None
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "NEXT_STATUS",
+    "UPDATABLE",
+    "tournament_create",
+    "tournament_status_change",
+    "tournament_update",
+]
 
 DEFAULT_TIEBREAKS: tuple[str, ...] = (
     Tiebreak.MATCHES_WON.value,
@@ -53,27 +68,11 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = (
     Tiebreak.LOTS.value,
 )
 
-# Bounds well inside the columns (small integers) and beyond any real Mus tournament.
-MAX_TABLES = 1000
-MAX_PAIRS = 10000
-MAX_LATE_MINUTES = 600
-
 #: The lifecycle, one step at a time: each status and the one it may move to.
 NEXT_STATUS = {
     Tournament.Status.DRAFT: Tournament.Status.REGISTRATION,
     Tournament.Status.REGISTRATION: Tournament.Status.RUNNING,
     Tournament.Status.RUNNING: Tournament.Status.FINISHED,
-}
-
-#: Statuses in which pairs are added and the waiting list moves up on its own.
-REGISTRATION_OPEN = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
-
-#: Each status as the reader's language names it (errors show it).
-STATUS_TERMS = {
-    Tournament.Status.DRAFT: Term("draft"),
-    Tournament.Status.REGISTRATION: Term("registration"),
-    Tournament.Status.RUNNING: Term("running"),
-    Tournament.Status.FINISHED: Term("finished"),
 }
 
 #: What tournament_update accepts; the rule set comes as ``preset`` and/or ``rules``.
@@ -93,53 +92,6 @@ UPDATABLE = frozenset(
         "rules",
     }
 )
-
-
-# --- The helper every tournament write starts with ----------------------------------------
-
-
-def tournament_lock_for_organizer(*, tournament_id: int, actor: User) -> Tournament:
-    """The tournament row, locked until the caller's transaction ends, once ``actor`` is known
-    to organize its peña. Call inside ``transaction.atomic()``.
-
-    NotFound if it does not exist or the actor may not see it (a private or draft tournament of
-    another peña); Forbidden if the actor sees it (published) but does not organize it.
-    """
-    # of=("self",): lock the tournament, not the peña row the join brings along.
-    tournament = (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("club")
-        .filter(pk=tournament_id)
-        .first()
-    )
-    if tournament is None:
-        raise tournament_not_found(tournament_id)
-    tournament_check_organizer(user=actor, tournament=tournament)
-    return tournament
-
-
-def audit_write(
-    *,
-    tournament: Tournament,
-    action: str,
-    actor: User,
-    via: str,
-    device: str = "",
-    old: Any = None,
-    new: Any = None,
-    match_id: int | None = None,
-) -> AuditEntry:
-    """One audit row. Only for writes of this area and registration."""
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        match_id=match_id,
-        action=action,
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        via=via[:16],
-        device=device[:200],
-        old=old,
-        new=new,
-    )
 
 
 # --- Create -------------------------------------------------------------------------------
@@ -288,9 +240,6 @@ def tournament_update(
         _save_checking_slug(tournament)
 
         if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
-            # Imported here: registration's services import this module.
-            from tournaments.services.registration import entry_waiting_promote
-
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
     return tournament
 
@@ -424,8 +373,6 @@ def tournament_status_change(
             new={"status": status},
         )
         if status == Tournament.Status.REGISTRATION:
-            from tournaments.services.registration import entry_waiting_promote
-
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
     return tournament
 
