@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: the modules whose codes an organizer (or a player) can meet on the pages
 SOURCES = [
-    *sorted((ROOT / "tournaments" / "services").glob("*.py")),
+    *sorted((ROOT / "tournaments" / "services").rglob("*.py")),
     *sorted((ROOT / "tournaments" / "selectors").glob("*.py")),
     *sorted((ROOT / "tournaments" / "draw").glob("*.py")),
     ROOT / "clubs" / "services.py",

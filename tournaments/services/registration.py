@@ -11,7 +11,7 @@ promotions and substitutions are written to the audit trail with who and through
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
 
-Must not: touch a withdrawn pair's matches (services/results.py decides what happens to its
+Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
 future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
 turns "Ana García / Luis Pérez" into a pair).
 
