@@ -20,7 +20,7 @@ OWNER, ORGANIZER, MEMBER = Membership.Role.OWNER, Membership.Role.ORGANIZER, Mem
 
 
 def client_for(user=None) -> APIClient:
-    # Messages follow Accept-Language (Spanish by default); these tests read the English.
+    # Messages follow Accept-Language; these tests read the English.
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     if user is not None:
         client.force_login(user)  # a real session, as the browser has after logging in

@@ -38,7 +38,7 @@ def tournament(organizer):
 
 @pytest.fixture
 def desk(organizer) -> Client:
-    # Messages follow Accept-Language (Spanish by default); these tests read the English.
+    # Messages follow Accept-Language; these tests read the English.
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(organizer.user)
     return client

@@ -36,7 +36,7 @@ PASO = {"declarations": _DECL}
 
 @pytest.fixture
 def client():
-    # Messages follow Accept-Language (Spanish by default); these tests read the English.
+    # Messages follow Accept-Language; these tests read the English.
     return APIClient(HTTP_ACCEPT_LANGUAGE="en")
 
 
@@ -176,11 +176,11 @@ def test_write_errors_have_one_body_shape(client, match):
     assert error_of(own) == (409, "own_submission")
 
 
-def test_a_message_follows_accept_language_and_is_spanish_by_default(client, match):
+def test_a_message_follows_accept_language(client, match):
     path = table(match, "submit")
     data = {"side": "a", "version": 0, "games": A_WINS}
     english = post(client, path, data).json()["error"]
-    spanish = post(APIClient(), path, data).json()["error"]
+    spanish = post(APIClient(HTTP_ACCEPT_LANGUAGE="es"), path, data).json()["error"]
     assert english["code"] == spanish["code"] == "idempotency_key"
     assert english["message"].startswith("Send an Idempotency-Key")
     assert spanish["message"] == "Falta la clave del envío: recarga la página y vuelve a enviarlo."

@@ -30,7 +30,7 @@ def organizer():
 
 
 def client_for(user=None) -> Client:
-    # Messages follow Accept-Language (Spanish by default); these tests read the English.
+    # Messages follow Accept-Language; these tests read the English.
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     if user is not None:
         client.force_login(user)

@@ -420,10 +420,10 @@ def entry_table_pin(
             last = tournament.tables_available or MAX_TABLES
             if not 1 <= table <= last:
                 raise Invalid(
-                    "Table {table} does not exist; tables are numbered 1 to {tables}.",
+                    "Table {table} does not exist; tables are numbered from 1 to {last}.",
                     code="table_out_of_range",
                     table=table,
-                    tables=last,
+                    last=last,
                 )
             holder = (
                 Entry.objects.filter(tournament=tournament, pinned_table=table)
