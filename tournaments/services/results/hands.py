@@ -107,9 +107,9 @@ def match_hand_add(
         if first is not None:
             if first.payload != hand:
                 raise Conflict(
-                    "This Idempotency-Key was already used for a different hand. Use a new key "
-                    "for each hand.",
-                    code="hand_key_reused",
+                    "This Idempotency-Key was already used for a different entry. Use a new key "
+                    "for each new entry.",
+                    code="idempotency_key_reused",
                 )
             audit = (
                 AuditEntry.objects.filter(
