@@ -640,7 +640,7 @@ def _check_seed(tournament: Tournament, seed: int, *, entry_id: int | None) -> N
         raise Invalid(
             "A seed is a whole number from 1 (the best pair) to {most}, not '{seed}'.",
             code="seed_range",
-            seed=str(seed)[:40],
+            seed=seed if isinstance(seed, int) else str(seed)[:40],
             most=SEED_MAX,
         )
     holder = (
