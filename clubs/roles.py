@@ -32,16 +32,20 @@ def can_organize(user: AbstractBaseUser | AnonymousUser | None, club: Club) -> b
 def require_organizer(user: AbstractBaseUser | AnonymousUser | None, club: Club) -> None:
     if not can_organize(user, club):
         raise Forbidden(
-            f"Only the organizers of {club.name} can do this.",
+            "Only the organizers of {club_name} can do this.",
             code="not_organizer",
             club=club.slug,
+            club_name=club.name,
         )
 
 
 def require_owner(user: AbstractBaseUser | AnonymousUser | None, club: Club) -> None:
     if club_role(user, club) != Membership.Role.OWNER:
         raise Forbidden(
-            f"Only the owners of {club.name} can do this.", code="not_owner", club=club.slug
+            "Only the owners of {club_name} can do this.",
+            code="not_owner",
+            club=club.slug,
+            club_name=club.name,
         )
 
 

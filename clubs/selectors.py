@@ -26,7 +26,7 @@ User = AbstractBaseUser | AnonymousUser
 def club_get(*, club_id: int) -> Club:
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
-        raise NotFound(f"There is no peña {club_id}.", code="club_not_found", club_id=club_id)
+        raise NotFound("There is no peña {club_id}.", code="club_not_found", club_id=club_id)
     return club
 
 
@@ -58,9 +58,10 @@ def members_for_club(*, user: User, club: Club) -> QuerySet[Membership]:
     """A peña's members, owners first; only its members may see them."""
     if roles.club_role(user, club) is None:
         raise Forbidden(
-            f"Only the members of {club.name} can see its members.",
+            "Only the members of {club_name} can see its members.",
             code="not_member",
             club=club.slug,
+            club_name=club.name,
         )
     rank = Case(
         *(When(role=role, then=Value(i)) for i, role in enumerate(Membership.Role.values)),
@@ -85,9 +86,10 @@ def player_get(*, user: User, club: Club, player_id: int) -> Player:
     player = Player.objects.filter(clubs=club, pk=player_id).first()
     if player is None:
         raise NotFound(
-            f"Player {player_id} is not a player of {club.name}.",
+            "Player {player_id} is not a player of {club_name}.",
             code="player_not_found",
             player_id=player_id,
+            club_name=club.name,
         )
     return player
 
@@ -106,7 +108,10 @@ def pair_get(*, user: User, club: Club, pair_id: int) -> Pair:
     pair = pairs_for_club(user=user, club=club).filter(pk=pair_id).first()
     if pair is None:
         raise NotFound(
-            f"Pair {pair_id} is not a pair of {club.name}.", code="pair_not_found", pair_id=pair_id
+            "Pair {pair_id} is not a pair of {club_name}.",
+            code="pair_not_found",
+            pair_id=pair_id,
+            club_name=club.name,
         )
     return pair
 
@@ -129,8 +134,9 @@ def preset_get(*, club: Club, preset_id: int) -> RuleSetPreset:
     preset = presets_for_club(club=club).filter(pk=preset_id).first()
     if preset is None:
         raise NotFound(
-            f"Preset {preset_id} is not a preset of {club.name}.",
+            "Preset {preset_id} is not a preset of {club_name}.",
             code="preset_not_found",
             preset_id=preset_id,
+            club_name=club.name,
         )
     return preset

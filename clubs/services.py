@@ -32,6 +32,7 @@ from django.utils.text import slugify
 from clubs import roles
 from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
 from config.errors import Conflict, Forbidden, Invalid, NotFound
+from scoring.messages import Term
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -40,65 +41,74 @@ SLUG_MAX_LENGTH = Club._meta.get_field("slug").max_length
 
 # --- Field checks -----------------------------------------------------------------------------
 # Django's own validators speak the request's language (Spanish by default); services speak
-# English with a stable code, and the UI translates.
+# English with a stable code, and the UI translates. A field's label is a Term: the reader's
+# language names the field in its own words.
 
 
-def _text(value: Any, *, field: str, label: str, max_length: int, required: bool = False) -> str:
+def _text(value: Any, *, field: str, label: Term, max_length: int, required: bool = False) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise Invalid(f"{label} must be text.", code="invalid_field", field=field)
+        raise Invalid("{label} must be text.", code="invalid_field", field=field, label=label)
     value = " ".join(value.split())
     if required and not value:
-        raise Invalid(f"{label} is required.", code="required", field=field)
+        raise Invalid("{label} is required.", code="required", field=field, label=label)
     if len(value) > max_length:
         raise Invalid(
-            f"{label} is too long: at most {max_length} characters, not {len(value)}.",
+            "{label} is too long: at most {max_length} characters, not {length}.",
             code="too_long",
             field=field,
+            label=label,
             max_length=max_length,
+            length=len(value),
         )
     return value
 
 
-def _email(value: Any, *, field: str, label: str) -> str:
+def _email(value: Any, *, field: str, label: Term) -> str:
     value = _text(value, field=field, label=label, max_length=254)
     if value:
         try:
             validate_email(value)
         except ValidationError:
             raise Invalid(
-                f"{label} {value!r} is not an e-mail address; write it like ana@example.org.",
+                "{label} '{value}' is not an e-mail address; write it like ana@example.org.",
                 code="email",
                 field=field,
+                label=label,
+                value=value[:40],
             ) from None
     return value
 
 
 def _slug(value: Any) -> str:
-    slug = _text(value, field="slug", label="The slug", max_length=SLUG_MAX_LENGTH, required=True)
+    slug = _text(
+        value, field="slug", label=Term("The slug"), max_length=SLUG_MAX_LENGTH, required=True
+    )
     if slug != slugify(slug):
         raise Invalid(
-            f"The slug {slug!r} may only hold lowercase letters, digits and hyphens, "
-            f"e.g. {slugify(slug) or 'pena-txoko'!r}.",
+            "The slug '{slug}' may only hold lowercase letters, digits and hyphens, "
+            "e.g. '{example}'.",
             code="slug",
             field="slug",
+            slug=slug[:40],
+            example=slugify(slug) or "pena-txoko",
         )
     return slug
 
 
 CLUB_LABELS = {
-    "name": "The name",
-    "town": "The town",
-    "region": "The region",
-    "contact_email": "The contact e-mail",
-    "contact_phone": "The contact phone",
+    "name": Term("The name"),
+    "town": Term("The town"),
+    "region": Term("The region"),
+    "contact_email": Term("The contact e-mail"),
+    "contact_phone": Term("The contact phone"),
 }
 PLAYER_LABELS = {
-    "first_name": "The first name",
-    "last_name": "The last name",
-    "email": "The e-mail",
-    "phone": "The phone",
+    "first_name": Term("The first name"),
+    "last_name": Term("The last name"),
+    "email": Term("The e-mail"),
+    "phone": Term("The phone"),
 }
 
 
@@ -142,7 +152,7 @@ def _lock_club(club: Club) -> Club:
     try:
         return Club.objects.select_for_update().get(pk=club.pk)
     except Club.DoesNotExist:
-        raise NotFound("This peña no longer exists.", code="club_not_found") from None
+        raise NotFound("This peña no longer exists.", code="club_gone") from None
 
 
 # --- Peñas ------------------------------------------------------------------------------------
@@ -224,10 +234,11 @@ def club_default_preset_set(*, user: User, club: Club, preset_id: int | None) ->
             )
             if preset is None:
                 raise Invalid(
-                    f"Preset {preset_id} is neither a built-in preset nor one of "
-                    f"{club.name}'s; pick one from the peña's presets.",
+                    "Preset {preset_id} is neither a built-in preset nor one of "
+                    "{club_name}'s; pick one from the peña's presets.",
                     code="preset_not_available",
                     preset_id=preset_id,
+                    club_name=club.name,
                 )
         club.default_preset = preset
         club.save(update_fields=["default_preset"])
@@ -241,7 +252,7 @@ def _slug_free_or_conflict(slug: str, *, exclude_pk: int | None = None) -> None:
 
 def _slug_taken(slug: str) -> Conflict:
     return Conflict(
-        f"Another peña already uses the slug {slug!r}; choose a different one.",
+        "Another peña already uses the slug '{slug}'; choose a different one.",
         code="slug_taken",
         slug=slug,
     )
@@ -252,9 +263,10 @@ def _slug_from_name(name: str) -> str:
     base = slugify(name)[: SLUG_MAX_LENGTH - 6].strip("-")
     if not base:
         raise Invalid(
-            f"No slug can be made from the name {name!r}; give a slug such as 'pena-txoko'.",
-            code="slug",
+            "No slug can be made from the name '{name}'; give a slug such as 'pena-txoko'.",
+            code="slug_from_name",
             field="slug",
+            name=name[:40],
         )
     taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     if base not in taken:
@@ -268,12 +280,22 @@ def _slug_from_name(name: str) -> str:
 # --- Members and roles ------------------------------------------------------------------------
 
 
+#: each role as the reader's language names it
+ROLE_TERMS = {
+    Membership.Role.OWNER: Term("owner"),
+    Membership.Role.ORGANIZER: Term("organizer"),
+    Membership.Role.MEMBER: Term("member"),
+}
+
+
 def _role(role: Any) -> str:
     if role not in Membership.Role.values:
         raise Invalid(
-            f"Unknown role {role!r}; the roles are {', '.join(Membership.Role.values)}.",
+            "Unknown role '{role}'; the roles are {roles}.",
             code="role",
             field="role",
+            role=str(role)[:40],
+            roles=[ROLE_TERMS[value] for value in Membership.Role.values],
         )
     return role
 
@@ -291,16 +313,17 @@ def membership_add(
         member = model.objects.filter(**{model.USERNAME_FIELD: username}).first()
         if member is None:
             raise Invalid(
-                f"There is no user called {username!r}; they must sign up before joining a peña.",
+                "There is no user called '{username}'; they must sign up before joining a peña.",
                 code="unknown_user",
                 field="username",
-                username=username,
+                username=str(username)[:40],
             )
         if Membership.objects.filter(club=club, user=member).exists():
             raise Conflict(
-                f"{username} is already a member of {club.name}; change their role instead.",
+                "{username} is already a member of {club_name}; change their role instead.",
                 code="already_member",
                 username=username,
+                club_name=club.name,
             )
         return Membership.objects.create(club=club, user=member, role=role)
 
@@ -314,7 +337,7 @@ def membership_role_change(*, user: User, club: Club, member_id: int, role: str)
         roles.require_owner(user, club)
         membership = _membership_locked(club, member_id)
         if membership.role == Membership.Role.OWNER and role != Membership.Role.OWNER:
-            _not_last_owner(club, membership, "demoted")
+            _not_last_owner(club, membership, Term("demoted"))
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -331,7 +354,7 @@ def membership_remove(*, user: User, club: Club, member_id: int) -> None:
             roles.require_owner(user, club)
         membership = _membership_locked(club, member_id)
         if membership.role == Membership.Role.OWNER:
-            _not_last_owner(club, membership, "removed")
+            _not_last_owner(club, membership, Term("removed"))
         membership.delete()
 
 
@@ -346,22 +369,26 @@ def _membership_locked(club: Club, member_id: int) -> Membership:
     )
     if membership is None:
         raise NotFound(
-            f"User {member_id} is not a member of {club.name}.",
+            "User {member_id} is not a member of {club_name}.",
             code="member_not_found",
             member_id=member_id,
+            club_name=club.name,
         )
     return membership
 
 
-def _not_last_owner(club: Club, membership: Membership, action: str) -> None:
+def _not_last_owner(club: Club, membership: Membership, action: Term) -> None:
     # The peña row is locked by the caller, so this count cannot change before we commit.
     owners = Membership.objects.filter(club=club, role=Membership.Role.OWNER).count()
     if owners <= 1:
         raise Conflict(
-            f"{membership.user} is the last owner of {club.name} and cannot be {action}; "
+            "{user} is the last owner of {club_name} and cannot be {action}; "
             "make another member an owner first.",
             code="last_owner",
             member_id=membership.user_id,
+            user=str(membership.user),
+            club_name=club.name,
+            action=action,
         )
 
 
@@ -420,7 +447,7 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
         player = Player.objects.select_for_update().filter(pk=player_id).first()
         if player is None:
             raise NotFound(
-                f"There is no player {player_id}.", code="player_not_found", player_id=player_id
+                "There is no player {player_id}.", code="player_unknown", player_id=player_id
             )
         current = player.clubs.all()
         if current.filter(pk=club.pk).exists():
@@ -432,10 +459,12 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
         )
         if not visible:
             raise Forbidden(
-                f"{player} plays for peñas you do not organize; ask one of their organizers "
-                f"to add them to {club.name}, or create the player in {club.name}.",
+                "{player} plays for peñas you do not organize; ask one of their organizers "
+                "to add them to {club_name}, or create the player in {club_name}.",
                 code="player_not_visible",
                 player_id=player.pk,
+                player=str(player),
+                club_name=club.name,
             )
         player.clubs.add(club)
     return player
@@ -453,9 +482,10 @@ def _player_of_club_locked(club: Club, player_id: int) -> Player:
     player = Player.objects.select_for_update().filter(pk=player_id, clubs=club).first()
     if player is None:
         raise NotFound(
-            f"Player {player_id} is not a player of {club.name}.",
+            "Player {player_id} is not a player of {club_name}.",
             code="player_not_found",
             player_id=player_id,
+            club_name=club.name,
         )
     return player
 
@@ -465,7 +495,7 @@ def _player_of_club_locked(club: Club, player_id: int) -> Player:
 
 def _pair_name(value: Any) -> str:
     max_length = Pair._meta.get_field("name").max_length
-    return _text(value, field="name", label="The pair's name", max_length=max_length)
+    return _text(value, field="name", label=Term("The pair's name"), max_length=max_length)
 
 
 def pair_create(
@@ -491,18 +521,22 @@ def pair_create(
         for player_id in (player_one_id, player_two_id):
             if player_id not in found:
                 raise Invalid(
-                    f"Player {player_id} is not a player of {club.name}; add them to the "
+                    "Player {player_id} is not a player of {club_name}; add them to the "
                     "peña first.",
                     code="player_not_in_club",
                     player_id=player_id,
+                    club_name=club.name,
                 )
         one, two = found[player_one_id], found[player_two_id]
         existing = _pair_of(club, one.pk, two.pk)
         if existing is not None:
             raise Conflict(
-                f"{one} and {two} already are a pair of {club.name} (pair {existing.pk}).",
+                "{one} and {two} already are a pair of {club_name} (pair {pair_id}).",
                 code="pair_exists",
                 pair_id=existing.pk,
+                one=str(one),
+                two=str(two),
+                club_name=club.name,
             )
         return Pair.objects.create(player_one=one, player_two=two, name=name, club=club)
 
@@ -520,9 +554,10 @@ def pair_update(*, user: User, club: Club, pair_id: int, name: str) -> Pair:
         )
         if pair is None:
             raise NotFound(
-                f"Pair {pair_id} is not a pair of {club.name}.",
+                "Pair {pair_id} is not a pair of {club_name}.",
                 code="pair_not_found",
                 pair_id=pair_id,
+                club_name=club.name,
             )
         pair.name = name
         pair.save(update_fields=["name"])
@@ -538,17 +573,18 @@ def pair_get_or_create_from_names(*, club: Club, text: str) -> Pair:
     two players in the peña, in either order, is returned instead of a new one.
 
     The caller checks permissions (registration pastes whole lists through this).
-    Raises Invalid with code "pair_line" naming the line when it is not exactly two names
-    separated by "/" or names the same player twice.
+    Raises Invalid naming the line (param ``text``; ``reason`` says what is wrong, each reason
+    its own code: "pair_line" for a line without a "/", "pair_line_<reason>" otherwise) when
+    it is not exactly two names separated by "/" or names the same player twice.
     """
     names = _pair_line_names(text)
     keys = [_name_key(f"{first} {last}") for first, last in names]
     line = " ".join(str(text).split())
     if keys[0] == keys[1]:
         raise Invalid(
-            f'"{line}" names the same player twice; a pair needs two different players.',
-            code="pair_line",
-            line=line,
+            '"{text}" names the same player twice; a pair needs two different players.',
+            code="pair_line_same_player",
+            text=line,
             reason="same_player",
         )
     with transaction.atomic():
@@ -579,43 +615,46 @@ def pair_from_names(*, user: User, club: Club, text: str) -> Pair:
 
 def _pair_line_names(text: str) -> list[tuple[str, str]]:
     line = " ".join(str(text).split())
-    example = 'e.g. "Ana García / Luis Pérez"'
     sides = [" ".join(side.split()) for side in line.split("/")]
     if not line:
         raise Invalid(
-            f"The line is empty; write a pair as {example}.",
-            code="pair_line",
-            line=line,
+            'The line is empty; write a pair as e.g. "Ana García / Luis Pérez".',
+            code="pair_line_empty",
+            text=line,
             reason="empty",
         )
     if len(sides) == 1:
         raise Invalid(
-            f'"{line}" has no "/" between the two players; write it as {example}.',
+            '"{text}" has no "/" between the two players; write it as e.g. '
+            '"Ana García / Luis Pérez".',
             code="pair_line",
-            line=line,
+            text=line,
             reason="no_slash",
         )
     named = [side for side in sides if side]
     if len(named) > 2:
         raise Invalid(
-            f'"{line}" names {len(named)} players; a pair is '
-            f'exactly two names separated by one "/", {example}.',
-            code="pair_line",
-            line=line,
+            '"{text}" names {count} players; a pair is exactly two names separated by one "/", '
+            'e.g. "Ana García / Luis Pérez".',
+            code="pair_line_too_many_names",
+            text=line,
+            count=len(named),
             reason="too_many_names",
         )
     if len(sides) > 2:
         raise Invalid(
-            f'"{line}" has more than one "/"; separate the two players with one, {example}.',
-            code="pair_line",
-            line=line,
+            '"{text}" has more than one "/"; separate the two players with one, e.g. '
+            '"Ana García / Luis Pérez".',
+            code="pair_line_extra_slash",
+            text=line,
             reason="extra_slash",
         )
     if not all(sides):
         raise Invalid(
-            f'"{line}" is missing a name on one side of the "/"; write both players, {example}.',
-            code="pair_line",
-            line=line,
+            '"{text}" is missing a name on one side of the "/"; write both players, e.g. '
+            '"Ana García / Luis Pérez".',
+            code="pair_line_missing_name",
+            text=line,
             reason="missing_name",
         )
     first_max = Player._meta.get_field("first_name").max_length
@@ -625,10 +664,13 @@ def _pair_line_names(text: str) -> list[tuple[str, str]]:
         first, _, last = side.partition(" ")
         if len(first) > first_max or len(last) > last_max:
             raise Invalid(
-                f'"{line}": the name "{side}" is too long (at most {first_max} characters for '
-                f"the first name and {last_max} for the surnames).",
-                code="pair_line",
-                line=line,
+                '"{text}": the name "{name}" is too long (at most {first_max} characters for '
+                "the first name and {last_max} for the surnames).",
+                code="pair_line_too_long",
+                text=line,
+                name=side[:40],
+                first_max=first_max,
+                last_max=last_max,
                 reason="too_long",
             )
         names.append((first, last))
@@ -659,7 +701,7 @@ def _pair_of(club: Club, one_id: int, two_id: int) -> Pair | None:
 def _preset_name(value: Any) -> str:
     max_length = RuleSetPreset._meta.get_field("name").max_length
     return _text(
-        value, field="name", label="The preset's name", max_length=max_length, required=True
+        value, field="name", label=Term("The preset's name"), max_length=max_length, required=True
     )
 
 
@@ -678,13 +720,23 @@ def _preset_name_free_or_conflict(club: Club, name: str, *, exclude_pk: int | No
         .exclude(pk=exclude_pk)
         .first()
     )
-    if clash is not None:
-        where = "a built-in preset" if clash.club_id is None else f"a preset of {club.name}"
+    if clash is not None and clash.club_id is None:
         raise Conflict(
-            f"{clash.name!r} is already {where}; choose another name.",
-            code="preset_name_taken",
-            name=name,
+            "'{name}' is already a built-in preset; choose another name.",
+            code="preset_name_builtin",
+            name=clash.name,
         )
+    if clash is not None:
+        raise _preset_name_taken(club, clash.name)
+
+
+def _preset_name_taken(club: Club, name: str) -> Conflict:
+    return Conflict(
+        "'{name}' is already a preset of {club_name}; choose another name.",
+        code="preset_name_taken",
+        name=name,
+        club_name=club.name,
+    )
 
 
 def preset_create(
@@ -702,11 +754,7 @@ def preset_create(
             with transaction.atomic():
                 preset.save()
         except IntegrityError:
-            raise Conflict(
-                f"{name!r} is already a preset of {club.name}; choose another name.",
-                code="preset_name_taken",
-                name=name,
-            ) from None
+            raise _preset_name_taken(club, name) from None
     return preset
 
 
@@ -742,15 +790,17 @@ def _preset_of_club_locked(club: Club, preset_id: int) -> RuleSetPreset:
     )
     if preset is None:
         raise NotFound(
-            f"Preset {preset_id} is not a preset of {club.name}.",
+            "Preset {preset_id} is not a preset of {club_name}.",
             code="preset_not_found",
             preset_id=preset_id,
+            club_name=club.name,
         )
     if preset.club_id is None:
         raise Forbidden(
-            f"{preset.name!r} is a built-in preset and cannot be changed or deleted; "
+            "'{preset_name}' is a built-in preset and cannot be changed or deleted; "
             "create a preset of your peña with the values you want instead.",
             code="builtin_preset",
             preset_id=preset.pk,
+            preset_name=preset.name,
         )
     return preset

@@ -20,7 +20,8 @@ OWNER, ORGANIZER, MEMBER = Membership.Role.OWNER, Membership.Role.ORGANIZER, Mem
 
 
 def client_for(user=None) -> APIClient:
-    client = APIClient()
+    # Messages follow Accept-Language; these tests read the English.
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     if user is not None:
         client.force_login(user)  # a real session, as the browser has after logging in
     return client
@@ -293,7 +294,7 @@ def test_an_organizer_of_two_penas_adds_a_player_to_the_second():
     error(
         client.post(f"{API}/clubs/{two.pk}/players/add", {"player_id": 99999}),
         404,
-        "player_not_found",
+        "player_unknown",
     )
 
 
@@ -475,7 +476,7 @@ def test_ids_beyond_any_row_are_not_found_never_a_server_error():
     error(client.get(f"{API}/clubs/{huge}"), 404, "club_not_found")
     error(client.post(f"{url}/members/{huge}/role", {"role": MEMBER}), 404, "member_not_found")
     error(client.post(f"{url}/players/{huge}/update", {"phone": "1"}), 404, "player_not_found")
-    error(client.post(f"{url}/players/add", {"player_id": huge}), 404, "player_not_found")
+    error(client.post(f"{url}/players/add", {"player_id": huge}), 404, "player_unknown")
     pair = client.post(f"{url}/pairs/create", {"player_one_id": huge, "player_two_id": 1})
     error(pair, 400, "player_not_in_club")
     error(client.post(f"{url}/presets/{huge}/delete"), 404, "preset_not_found")

@@ -38,7 +38,8 @@ def tournament(organizer):
 
 @pytest.fixture
 def desk(organizer) -> Client:
-    client = Client()
+    # Messages follow Accept-Language; these tests read the English.
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(organizer.user)
     return client
 
@@ -114,7 +115,7 @@ def test_a_taken_seed_is_a_409_naming_the_pair(desk, tournament):
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"pair_id": 999_999}, 404, "pair_not_found"),
+        ({"pair_id": 999_999}, 404, "pair_unknown"),
         ({}, 400, "validation"),
         ({"pair_id": "una"}, 400, "validation"),
     ],
@@ -271,7 +272,7 @@ def test_record_a_substitute(desk, tournament):
     assert_error(
         desk.post(url, {**body, "match_id": MatchFactory().pk}, content_type=JSON),
         404,
-        "match_not_found",
+        "match_not_in_tournament",
     )
 
 

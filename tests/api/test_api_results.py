@@ -36,7 +36,8 @@ PASO = {"declarations": _DECL}
 
 @pytest.fixture
 def client():
-    return APIClient()
+    # Messages follow Accept-Language; these tests read the English.
+    return APIClient(HTTP_ACCEPT_LANGUAGE="en")
 
 
 @pytest.fixture
@@ -175,6 +176,16 @@ def test_write_errors_have_one_body_shape(client, match):
     assert error_of(own) == (409, "own_submission")
 
 
+def test_a_message_follows_accept_language(client, match):
+    path = table(match, "submit")
+    data = {"side": "a", "version": 0, "games": A_WINS}
+    english = post(client, path, data).json()["error"]
+    spanish = post(APIClient(HTTP_ACCEPT_LANGUAGE="es"), path, data).json()["error"]
+    assert english["code"] == spanish["code"] == "idempotency_key"
+    assert english["message"].startswith("Send an Idempotency-Key")
+    assert spanish["message"] == "Falta la clave del envío: recarga la página y vuelve a enviarlo."
+
+
 def _offset(iso: str) -> str:
     return iso[-6:]
 
@@ -287,7 +298,7 @@ def test_the_api_door_is_recorded_as_api(client, organizer, match):
     nobody = post(
         client, url("results-forfeit", match_id=match.pk), {"version": 1, "absent_side": "x"}
     )
-    assert error_of(nobody) == (400, "side")
+    assert error_of(nobody) == (400, "absent_side")
 
 
 def test_the_match_history_for_the_organizer(desk, client, match):
@@ -361,7 +372,7 @@ def test_a_correction_refused_names_the_dependent_match(desk, tournament):
     refused = post(desk, path, {"version": 2, "games": B_WINS})
     assert error_of(refused) == (409, "result_has_dependents")
     error = refused.json()["error"]
-    assert f"table 5 of round {later.number} (W2-1)" in error["message"]
+    assert f"table 5 of round {later.number} depends on it" in error["message"]
     assert error["params"] == {"match": final.pk, "round": later.number, "table": 5}
 
 

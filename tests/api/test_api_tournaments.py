@@ -30,7 +30,8 @@ def organizer():
 
 
 def client_for(user=None) -> Client:
-    client = Client()
+    # Messages follow Accept-Language; these tests read the English.
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
     if user is not None:
         client.force_login(user)
     return client
@@ -129,7 +130,7 @@ def test_create_needs_an_organizer_of_the_pena(organizer):
             url, {**body, "club": "no-such-pena"}, content_type="application/json"
         ),
         404,
-        "club_not_found",
+        "club_slug_unknown",
     )
 
 
@@ -140,7 +141,7 @@ def test_a_taken_slug_is_a_409(organizer):
         create_body(organizer.club, slug="open"),
         content_type="application/json",
     )
-    assert_error(response, 409, "slug_taken")
+    assert_error(response, 409, "tournament_slug_taken")
 
 
 # --- Read -----------------------------------------------------------------------------------

@@ -104,12 +104,13 @@ def test_a_line_that_is_not_two_different_names_is_refused_naming_the_line(text,
     club = ClubFactory()
     with pytest.raises(Invalid) as error:
         pair_get_or_create_from_names(club=club, text=text)
-    assert error.value.code == "pair_line"
+    # one code per wording: "pair_line" for the usual mistake (no "/"), else pair_line_<reason>
+    assert error.value.code == ("pair_line" if reason == "no_slash" else f"pair_line_{reason}")
     assert error.value.params["reason"] == reason
     assert says in error.value.message
     shown = " ".join(text.split())
     assert f'"{shown}"' in error.value.message
-    assert error.value.params["line"] == shown
+    assert error.value.params["text"] == shown
     assert Player.objects.count() == 0
     assert Pair.objects.count() == 0
 
@@ -118,6 +119,6 @@ def test_a_line_that_is_not_two_different_names_is_refused_naming_the_line(text,
 def test_an_empty_line_is_refused(text):
     with pytest.raises(Invalid) as error:
         pair_get_or_create_from_names(club=ClubFactory(), text=text)
-    assert (error.value.code, error.value.params["reason"]) == ("pair_line", "empty")
+    assert (error.value.code, error.value.params["reason"]) == ("pair_line_empty", "empty")
     assert "empty" in error.value.message
     assert Player.objects.count() == 0

@@ -71,7 +71,7 @@ def test_club_create_with_a_taken_slug_is_a_conflict_and_creates_nothing():
         ({"name": "x" * 121}, "too_long"),
         ({"name": "Peña", "slug": "Peña Txoko"}, "slug"),
         ({"name": "Peña", "contact_email": "not-an-address"}, "email"),
-        ({"name": "¡¡!!"}, "slug"),
+        ({"name": "¡¡!!"}, "slug_from_name"),
     ],
 )
 def test_club_create_refuses_bad_fields_with_a_code(fields, code):
@@ -440,10 +440,10 @@ def test_preset_names_are_unique_within_a_pena_and_against_builtins():
     club = ClubFactory()
     organizer = member(club)
     services.preset_create(user=organizer, club=club, name="Rápido")
-    for name in ("rápido", "8 Reyes a 40"):
+    for name, code in (("rápido", "preset_name_taken"), ("8 Reyes a 40", "preset_name_builtin")):
         with pytest.raises(Conflict) as error:
             services.preset_create(user=organizer, club=club, name=name)
-        assert error.value.code == "preset_name_taken"
+        assert error.value.code == code
     # Another peña may use the same name.
     other = ClubFactory()
     services.preset_create(user=member(other), club=other, name="Rápido")

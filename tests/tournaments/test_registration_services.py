@@ -110,7 +110,7 @@ def test_registration_is_closed_once_the_tournament_runs(tournament, organizer):
 def test_an_unknown_pair_is_not_found(tournament, organizer):
     with pytest.raises(NotFound) as caught:
         entry_register(tournament_id=tournament.pk, pair_id=999_999, actor=organizer.user)
-    assert caught.value.code == "pair_not_found"
+    assert caught.value.code == "pair_unknown"
 
 
 def test_a_withdrawn_pair_registers_again_at_the_back_of_the_queue(tournament, organizer):
@@ -443,7 +443,7 @@ def test_a_partida_of_another_tournament_is_not_found(tournament, organizer):
             substitute_player_id=PlayerFactory().pk,
             actor=organizer.user,
         )
-    assert caught.value.code == "match_not_found"
+    assert caught.value.code == "match_not_in_tournament"
 
 
 # --- Two desks at once ----------------------------------------------------------------------

@@ -445,7 +445,7 @@ def test_a_correction_is_refused_naming_the_started_match_it_feeds(knockout, org
     with pytest.raises(Conflict) as error:
         correct(semi, organizer, B_WINS)
     assert error.value.code == "result_has_dependents"
-    assert "table 3 of round 2 (W2-1)" in error.value.message
+    assert "table 3 of round 2 depends on it" in error.value.message
     assert error.value.params == {"match": final.pk, "round": 2, "table": 3}
     assert fresh(semi).winner_id == semi.entry_a_id
 
@@ -561,7 +561,7 @@ def test_lateness_needs_the_tournament_rule_and_comes_before_the_result(match, o
     submit(match, "a", A_WINS, "k1")
     with pytest.raises(Conflict) as error:
         late(match, organizer, "a", 20)
-    assert error.value.code == "result_already_entered"
+    assert error.value.code == "late_after_result"
 
 
 # --- Hand by hand -----------------------------------------------------------------------------
@@ -632,7 +632,7 @@ def test_the_recorded_hands_are_submitted_and_confirmed(short_match):
     add_hand(short_match, ORDAGO, "h1")
     with pytest.raises(Invalid) as error:
         submit(short_match, "a", {"hands": "recorded"}, "s0")
-    assert error.value.code == "match_not_finished"
+    assert error.value.code == "hands_not_finished"
     add_hand(short_match, ORDAGO, "h2")
     add_hand(short_match, ORDAGO, "h3")
     answer = submit(short_match, "a", {"hands": "recorded"}, "s1")

@@ -130,7 +130,7 @@ def test_the_slug_is_made_unique_within_the_pena_and_a_chosen_one_must_be_free(o
     assert (first.slug, second.slug, other_pena.slug) == ("open", "open-2", "open")
     with pytest.raises(Conflict) as caught:
         create(organizer, name="Otro", slug="open")
-    assert caught.value.code == "slug_taken"
+    assert caught.value.code == "tournament_slug_taken"
 
 
 def test_dates_and_limits_are_checked(organizer):
@@ -307,14 +307,14 @@ def test_the_status_moves_one_step_at_a_time_and_each_move_is_audited(organizer)
 
 
 @pytest.mark.parametrize(
-    ("current", "requested", "says"),
+    ("current", "requested", "code", "says"),
     [
-        ("draft", "finished", "can only move to registration"),
-        ("registration", "draft", "can only move to running"),
-        ("finished", "running", "stays finished"),
+        ("draft", "finished", "status_transition", "can only move to registration"),
+        ("registration", "draft", "status_transition", "can only move to running"),
+        ("finished", "running", "status_final", "stays finished"),
     ],
 )
-def test_an_invalid_transition_says_which_is_possible(organizer, current, requested, says):
+def test_an_invalid_transition_says_which_is_possible(organizer, current, requested, code, says):
     tournament = TournamentFactory(club=organizer.club, status=current)
 
     with pytest.raises(Conflict) as caught:
@@ -322,7 +322,7 @@ def test_an_invalid_transition_says_which_is_possible(organizer, current, reques
             tournament_id=tournament.pk, actor=organizer.user, status=requested
         )
 
-    assert caught.value.code == "status_transition"
+    assert caught.value.code == code
     assert says in caught.value.message
     tournament.refresh_from_db()
     assert tournament.status == current

@@ -27,6 +27,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
+from tests.test_error_catalog import PENDING
 from tournaments.draw import DrawError, Pairing, assign_tables
 from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.services import registration, rounds
@@ -37,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: the modules whose codes an organizer (or a player) can meet on the pages
 SOURCES = [
-    *sorted((ROOT / "tournaments" / "services").glob("*.py")),
+    *sorted((ROOT / "tournaments" / "services").rglob("*.py")),
     *sorted((ROOT / "tournaments" / "selectors").glob("*.py")),
     *sorted((ROOT / "tournaments" / "draw").glob("*.py")),
     ROOT / "clubs" / "services.py",
@@ -53,10 +54,16 @@ NEVER_SHOWN = {
 }
 
 
-def raised_codes() -> dict[str, str]:
-    """Every ``code="..."`` literal passed to a call in SOURCES -> where it is raised."""
+def raised_codes(*, pending_only: bool = False) -> dict[str, str]:
+    """Every ``code="..."`` literal passed to a call in SOURCES -> where it is raised.
+
+    ``pending_only``: only in the sources not yet in the errors catalog (tests/test_error_catalog.py
+    PENDING); the others' texts are rendered from the catalog, which that test checks.
+    """
     found: dict[str, str] = {}
     for path in SOURCES:
+        if pending_only and path.relative_to(ROOT).as_posix() not in PENDING:
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
@@ -76,7 +83,7 @@ def test_every_code_the_sources_raise_has_a_spanish_text():
     assert {"tables_too_few", "bracket_wrong_winner", "tournament_not_found"} <= raised.keys()
     missing = {
         code: where
-        for code, where in sorted(raised.items())
+        for code, where in sorted(raised_codes(pending_only=True).items())
         if code not in translated_codes() and code not in NEVER_SHOWN
     }
     assert missing == {}, "codes without a text in tournaments/web/error_text.py"
@@ -160,7 +167,7 @@ def test_the_tournament_status_and_its_settings(organizer, tournament):
     )
     dates = _raised(update(starts_on=dt.date(2026, 12, 12), ends_on=dt.date(2026, 12, 1)))
     assert error_text(dates) == (
-        "El torneo acaba (1/12/2026) antes de empezar (12/12/2026): corrige una de las dos fechas."
+        "El torneo acaba (2026-12-01) antes de empezar (2026-12-12): corrige una de las dos fechas."
     )
 
 
@@ -198,7 +205,8 @@ def test_a_pasted_list_names_the_line_and_says_nothing_was_registered(organizer,
     twice = _raised(paste("Ana García / Luis Pérez\nRosa Martín / Juan López\nana garcia/LUIS"
                           " PEREZ"))  # fmt: skip
     assert error_text(twice).startswith(
-        "Línea 3: Repite la pareja de la línea 1: quita una de las dos líneas."
+        "Línea 3: Repite la pareja de la línea 1 (Ana García / Luis Pérez): quita una de las dos "
+        "líneas."
     )
     paste("Ana García / Luis Pérez")()
     again = _raised(paste("Rosa Martín / Juan López\nAna García / Luis Pérez"))
@@ -305,13 +313,15 @@ def test_who_may_do_what_in_a_pena(organizer, tournament):
         lambda: clubs_services.membership_remove(user=owner, club=club, member_id=owner.pk)
     )
     assert error_text(last) == (
-        f"{owner} es el último propietario de {club.name}: haz antes propietario a otro miembro."
+        f"{owner} es el último propietario de {club.name} y no se le puede quitar de la peña: "
+        "haz antes propietario a otro miembro."
     )
     long_name = _raised(
         lambda: clubs_services.club_update(user=owner, club=club, data={"town": "x" * 500})
     )
-    assert error_text(long_name).startswith("La localidad: como mucho ")
-    assert error_text(long_name).endswith(" caracteres (has escrito 500).")
+    assert error_text(long_name) == (
+        "En la localidad caben como mucho 120 caracteres, y has escrito 500."
+    )
 
 
 def test_the_draw_errors_read_in_spanish():

@@ -2,5 +2,8 @@
 
 tournaments.py (tournament and its rule set), registration.py (entries, check-in, waiting list,
 substitutes), rounds.py (phases, draws, tables, publishing, brackets), standings.py (standings
-snapshots), results.py (submissions, confirmations, disputes, corrections, forfeits, hands).
+snapshots), results/ (a package: submissions, confirmations, disputes, corrections, forfeits,
+hands, the round's notification; one module each).
+base.py holds what the tournament's writes share (its lock, its audit row, its limits); the
+imports go one way: tournaments.py → registration.py → base.py.
 """

@@ -11,7 +11,7 @@ promotions and substitutions are written to the audit trail with who and through
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
 
-Must not: touch a withdrawn pair's matches (services/results.py decides what happens to its
+Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
 future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
 turns "Ana García / Luis Pérez" into a pair).
 
@@ -24,28 +24,36 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Pair, Player
 from clubs.services import pair_get_or_create_from_names
 from config.errors import Conflict, DomainError, Invalid, NotFound
+from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
 from tournaments.selectors.registration import entry_waiting_queue
 from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
-from tournaments.services.tournaments import (
+from tournaments.services.base import (
     MAX_TABLES,
     REGISTRATION_OPEN,
+    STATUS_TERMS,
+    User,
     audit_write,
     tournament_lock_for_organizer,
 )
 
-User = AbstractBaseUser | AnonymousUser | None
-
 #: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
 MAX_PASTED_LINES = 1000
 SEED_MAX = 32767  # the column is a PositiveSmallIntegerField
+
+#: Each status of an entry as the reader's language names it (errors show it).
+ENTRY_STATUS_TERMS = {
+    Entry.Status.REGISTERED: Term("registered"),
+    Entry.Status.WAITING: Term("waiting"),
+    Entry.Status.CHECKED_IN: Term("checked in"),
+    Entry.Status.WITHDRAWN: Term("withdrawn"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,8 +86,8 @@ def entry_register(
         pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
         if pair is None:
             raise NotFound(
-                f"There is no pair {pair_id}; create the pair first or check its number.",
-                code="pair_not_found",
+                "There is no pair {pair}; create the pair first or check its number.",
+                code="pair_unknown",
                 pair=pair_id,
             )
         if seed is not None:
@@ -109,8 +117,10 @@ def entry_register_pasted(
         )
     if len(lines) > MAX_PASTED_LINES:
         raise Invalid(
-            f"The list has {len(lines)} lines; paste at most {MAX_PASTED_LINES} at a time.",
+            "The list has {lines} lines; paste at most {most} at a time.",
             code="paste_too_long",
+            lines=len(lines),
+            most=MAX_PASTED_LINES,
         )
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
@@ -123,10 +133,11 @@ def entry_register_pasted(
                 pair = pair_get_or_create_from_names(club=tournament.club, text=line)
                 if pair.pk in seen:
                     raise Invalid(
-                        f"It repeats the pair of line {seen[pair.pk]} ({pair}); "
+                        "It repeats the pair of line {first_line} ({pair}); "
                         "remove one of the two lines.",
                         code="pair_repeated",
                         first_line=seen[pair.pk],
+                        pair=str(pair),
                     )
                 seen[pair.pk] = number
                 entry = _register(
@@ -134,13 +145,12 @@ def entry_register_pasted(
                 )
             except DomainError as error:
                 # Raised inside the atomic block: everything the earlier lines did rolls back.
-                params = {**error.params, "line": number, "text": line}
-                raise type(error)(
-                    f"Line {number}: {error.message} Nothing was registered; "
-                    "fix the line and paste the list again.",
-                    code=error.code,
-                    **params,
-                ) from error
+                error.add_context(
+                    "Line {line}: {error} Nothing was registered; fix the line and paste the "
+                    "list again.",
+                    line=number,
+                )
+                raise
             if entry.status in ACTIVE_ENTRY_STATUSES:
                 active += 1
             entries.append(entry)
@@ -164,10 +174,16 @@ def _register(
         entry = Entry(tournament=tournament, pair=pair, seed=seed, status=status)
         _save_checking_seed(entry)
         return entry
-    if entry.status != Entry.Status.WITHDRAWN:
-        where = "on the waiting list" if entry.status == Entry.Status.WAITING else "registered"
+    if entry.status == Entry.Status.WAITING:
         raise Conflict(
-            f"{pair} is already {where} in this tournament.",
+            "{pair} is already on the waiting list in this tournament.",
+            code="already_waiting",
+            entry=entry.pk,
+            pair=str(pair),
+        )
+    if entry.status != Entry.Status.WITHDRAWN:
+        raise Conflict(
+            "{pair} is already registered in this tournament.",
             code="already_registered",
             entry=entry.pk,
             pair=str(pair),
@@ -244,9 +260,11 @@ def entry_withdraw(
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(
-                f"{entry.pair} already withdrew at {_iso(entry.withdrawn_at)}.",
+                "{pair} has already withdrawn from the tournament.",
                 code="already_withdrawn",
                 entry=entry.pk,
+                pair=str(entry.pair),
+                withdrawn_at=_iso(entry.withdrawn_at),
             )
         old_status = entry.status
         entry.status = Entry.Status.WITHDRAWN
@@ -292,17 +310,20 @@ def entry_check_in(
             return entry
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(
-                f"{entry.pair} has withdrawn; register it again before checking it in.",
+                "{pair} has withdrawn; register it again before checking it in.",
                 code="entry_withdrawn",
                 entry=entry.pk,
+                pair=str(entry.pair),
             )
         if entry.status == Entry.Status.WAITING:
             if not _has_room(tournament, _active_count(tournament)):
                 raise Conflict(
-                    f"{entry.pair} is on the waiting list and all {tournament.max_pairs} places "
-                    "are taken; withdraw a pair or raise the maximum of pairs first.",
+                    "{pair} is on the waiting list and all {most} places are taken; withdraw "
+                    "a pair or raise the maximum of pairs first.",
                     code="entry_waiting",
                     entry=entry.pk,
+                    pair=str(entry.pair),
+                    most=tournament.max_pairs,
                 )
             audit_write(
                 tournament=tournament,
@@ -332,10 +353,11 @@ def entry_check_in_undo(
             return entry
         if entry.status != Entry.Status.CHECKED_IN:
             raise Conflict(
-                f"{entry.pair} is not checked in: it is {entry.status.replace('_', ' ')}.",
+                "{pair} is not checked in: it is {status}.",
                 code="entry_not_checked_in",
                 entry=entry.pk,
-                status=entry.status,
+                pair=str(entry.pair),
+                status=ENTRY_STATUS_TERMS[entry.status],
             )
         entry.status = Entry.Status.REGISTERED
         entry.checked_in_at = None
@@ -398,9 +420,10 @@ def entry_table_pin(
             last = tournament.tables_available or MAX_TABLES
             if not 1 <= table <= last:
                 raise Invalid(
-                    f"Table {table} does not exist; tables are numbered from 1 to {last}.",
+                    "Table {table} does not exist; tables are numbered from 1 to {last}.",
                     code="table_out_of_range",
                     table=table,
+                    last=last,
                 )
             holder = (
                 Entry.objects.filter(tournament=tournament, pinned_table=table)
@@ -411,7 +434,7 @@ def entry_table_pin(
             )
             if holder is not None:
                 raise Conflict(
-                    f"Table {table} is already pinned for {holder.pair}; unpin it first or "
+                    "Table {table} is already pinned for {pair}; unpin it first or "
                     "choose another table.",
                     code="table_pinned",
                     table=table,
@@ -461,50 +484,57 @@ def substitution_create(
         )
         if match is None:
             raise NotFound(
-                f"There is no partida {match_id} in this tournament.",
-                code="match_not_found",
+                "There is no partida {match} in this tournament.",
+                code="match_not_in_tournament",
                 match=match_id,
             )
         entry = _lock_entry(tournament, entry_id)
         if entry.pk not in (match.entry_a_id, match.entry_b_id):
             raise Invalid(
-                f"{entry.pair} does not play partida {match.pk} (table {match.table_number}, "
-                f"round {match.round.number}); choose a partida of theirs.",
+                "{pair} does not play partida {match} (round {round}); choose a partida of theirs.",
                 code="entry_not_in_match",
                 match=match.pk,
                 entry=entry.pk,
+                pair=str(entry.pair),
+                round=match.round.number,
+                table=match.table_number,
             )
         pair = entry.pair
         if replaced_player_id not in (pair.player_one_id, pair.player_two_id):
             raise Invalid(
-                f"Player {replaced_player_id} is not in the pair {pair}; the replaced player "
-                f"must be {pair.player_one} or {pair.player_two}.",
+                "Player {player} is not in the pair {pair}; the replaced player must be {one} "
+                "or {two}.",
                 code="replaced_not_in_pair",
                 player=replaced_player_id,
+                pair=str(pair),
+                one=str(pair.player_one),
+                two=str(pair.player_two),
             )
         substitute = Player.objects.filter(pk=substitute_player_id).first()
         if substitute is None:
             raise NotFound(
-                f"There is no player {substitute_player_id}; add the substitute as a player first.",
-                code="player_not_found",
+                "There is no player {player}; add the substitute as a player first.",
+                code="substitute_not_found",
                 player=substitute_player_id,
             )
         if substitute.pk in (pair.player_one_id, pair.player_two_id):
             raise Invalid(
-                f"{substitute} already plays in the pair {pair}; a substitute must be someone "
-                "else.",
+                "{substitute} already plays in the pair {pair}; a substitute must be someone else.",
                 code="substitute_in_pair",
                 player=substitute.pk,
+                substitute=str(substitute),
+                pair=str(pair),
             )
         opponent_id = match.entry_b_id if entry.pk == match.entry_a_id else match.entry_a_id
         if opponent_id is not None:
             opponent = Entry.objects.select_related("pair").get(pk=opponent_id).pair
             if substitute.pk in (opponent.player_one_id, opponent.player_two_id):
                 raise Invalid(
-                    f"{substitute} plays for the other pair of this partida and cannot "
+                    "{substitute} plays for the other pair of this partida and cannot "
                     "substitute for its opponents.",
                     code="substitute_is_opponent",
                     player=substitute.pk,
+                    substitute=str(substitute),
                 )
         existing = (
             Substitution.objects.filter(match=match, entry=entry)
@@ -547,10 +577,13 @@ def substitution_create(
 
 def _substitution_exists(existing: Substitution, pair: Pair) -> Conflict:
     return Conflict(
-        f"{pair} already has a substitute in this partida: {existing.substitute} for "
-        f"{existing.replaced}. A pair can have one substitute per partida.",
+        "{pair} already has a substitute in this partida: {substitute} for {replaced}. A pair "
+        "can have one substitute per partida.",
         code="substitution_exists",
         substitution=existing.pk,
+        pair=str(pair),
+        substitute=str(existing.substitute),
+        replaced=str(existing.replaced),
     )
 
 
@@ -560,18 +593,20 @@ def _substitution_exists(existing: Substitution, pair: Pair) -> Conflict:
 def _require_registration_open(tournament: Tournament) -> None:
     if tournament.status not in REGISTRATION_OPEN:
         raise Conflict(
-            f"Registration for {tournament.name} is closed (the tournament is "
-            f"{tournament.status}); pairs can only be added before it starts.",
+            "Registration for {tournament_name} is closed (the tournament is {status}); pairs "
+            "can only be added before it starts.",
             code="registration_closed",
-            status=tournament.status,
+            status=STATUS_TERMS[tournament.status],
+            tournament_name=tournament.name,
         )
 
 
 def _require_not_finished(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(
-            f"{tournament.name} has finished; its registrations can no longer change.",
-            code="tournament_finished",
+            "{tournament_name} has finished; its registrations can no longer change.",
+            code="entries_frozen",
+            tournament_name=tournament.name,
         )
 
 
@@ -584,9 +619,10 @@ def _lock_entry(tournament: Tournament, entry_id: int) -> Entry:
     )
     if entry is None:
         raise NotFound(
-            f"There is no registered pair {entry_id} in {tournament.name}.",
+            "There is no registered pair {entry} in {tournament_name}.",
             code="entry_not_found",
             entry=entry_id,
+            tournament_name=tournament.name,
         )
     return entry
 
@@ -602,9 +638,10 @@ def _has_room(tournament: Tournament, active: int) -> bool:
 def _check_seed(tournament: Tournament, seed: int, *, entry_id: int | None) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= SEED_MAX:
         raise Invalid(
-            f"A seed is a whole number from 1 (the best pair) to {SEED_MAX}, not {seed!r}.",
+            "A seed is a whole number from 1 (the best pair) to {most}, not '{seed}'.",
             code="seed_range",
-            seed=seed,
+            seed=seed if isinstance(seed, int) else str(seed)[:40],
+            most=SEED_MAX,
         )
     holder = (
         Entry.objects.filter(tournament=tournament, seed=seed)
@@ -617,10 +654,18 @@ def _check_seed(tournament: Tournament, seed: int, *, entry_id: int | None) -> N
 
 
 def _seed_taken(holder: Entry, seed: int) -> Conflict:
-    withdrawn = " (withdrawn)" if holder.status == Entry.Status.WITHDRAWN else ""
+    if holder.status == Entry.Status.WITHDRAWN:
+        return Conflict(
+            "Seed {seed} is already held by {pair} (withdrawn); change or clear that pair's "
+            "seed first, or choose another seed.",
+            code="seed_taken_withdrawn",
+            seed=seed,
+            entry=holder.pk,
+            pair=str(holder.pair),
+        )
     return Conflict(
-        f"Seed {seed} is already held by {holder.pair}{withdrawn}; change or clear that pair's "
-        "seed first, or choose another seed.",
+        "Seed {seed} is already held by {pair}; change or clear that pair's seed first, or "
+        "choose another seed.",
         code="seed_taken",
         seed=seed,
         entry=holder.pk,

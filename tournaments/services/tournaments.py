@@ -4,9 +4,10 @@ Responsible for: the tournament row and its rule set (the columns of scoring.Rul
 by the engine so its message reaches the organizer), the tiebreak order (validated by
 scoring.standings.validate_order), the rule-set lock once the first partida has started, the
 status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Also the one helper every tournament write starts with: lock the row after checking
-the actor organizes its peña (NotFound for what the actor may not see, Forbidden for a
-published tournament of another peña).
+changes. Every write starts with services/base.py's tournament_lock_for_organizer.
+
+Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
+never the other way round: what both need lives in services/base.py.
 
 Must not: hold a rule of Mus (scoring/ does) or of pairing (tournaments/draw/ does); register
 pairs (services/registration.py does; a raised max_pairs calls its promotion).
@@ -22,7 +23,6 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
@@ -31,17 +31,33 @@ from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
-from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.selectors.tournaments import (
     ACTIVE_ENTRY_STATUSES,
     preset_default_for_club,
     preset_for_club,
-    tournament_check_organizer,
     tournament_first_started_match,
-    tournament_not_found,
 )
+from tournaments.services.base import (
+    MAX_LATE_MINUTES,
+    MAX_PAIRS,
+    MAX_TABLES,
+    REGISTRATION_OPEN,
+    STATUS_TERMS,
+    User,
+    audit_write,
+    tournament_lock_for_organizer,
+)
+from tournaments.services.registration import entry_waiting_promote
 
-User = AbstractBaseUser | AnonymousUser | None
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "NEXT_STATUS",
+    "UPDATABLE",
+    "tournament_create",
+    "tournament_status_change",
+    "tournament_update",
+]
 
 DEFAULT_TIEBREAKS: tuple[str, ...] = (
     Tiebreak.MATCHES_WON.value,
@@ -52,20 +68,12 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = (
     Tiebreak.LOTS.value,
 )
 
-# Bounds well inside the columns (small integers) and beyond any real Mus tournament.
-MAX_TABLES = 1000
-MAX_PAIRS = 10000
-MAX_LATE_MINUTES = 600
-
 #: The lifecycle, one step at a time: each status and the one it may move to.
 NEXT_STATUS = {
     Tournament.Status.DRAFT: Tournament.Status.REGISTRATION,
     Tournament.Status.REGISTRATION: Tournament.Status.RUNNING,
     Tournament.Status.RUNNING: Tournament.Status.FINISHED,
 }
-
-#: Statuses in which pairs are added and the waiting list moves up on its own.
-REGISTRATION_OPEN = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
 
 #: What tournament_update accepts; the rule set comes as ``preset`` and/or ``rules``.
 UPDATABLE = frozenset(
@@ -84,53 +92,6 @@ UPDATABLE = frozenset(
         "rules",
     }
 )
-
-
-# --- The helper every tournament write starts with ----------------------------------------
-
-
-def tournament_lock_for_organizer(*, tournament_id: int, actor: User) -> Tournament:
-    """The tournament row, locked until the caller's transaction ends, once ``actor`` is known
-    to organize its peña. Call inside ``transaction.atomic()``.
-
-    NotFound if it does not exist or the actor may not see it (a private or draft tournament of
-    another peña); Forbidden if the actor sees it (published) but does not organize it.
-    """
-    # of=("self",): lock the tournament, not the peña row the join brings along.
-    tournament = (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("club")
-        .filter(pk=tournament_id)
-        .first()
-    )
-    if tournament is None:
-        raise tournament_not_found(tournament_id)
-    tournament_check_organizer(user=actor, tournament=tournament)
-    return tournament
-
-
-def audit_write(
-    *,
-    tournament: Tournament,
-    action: str,
-    actor: User,
-    via: str,
-    device: str = "",
-    old: Any = None,
-    new: Any = None,
-    match_id: int | None = None,
-) -> AuditEntry:
-    """One audit row. Only for writes of this area and registration."""
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        match_id=match_id,
-        action=action,
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        via=via[:16],
-        device=device[:200],
-        old=old,
-        new=new,
-    )
 
 
 # --- Create -------------------------------------------------------------------------------
@@ -164,9 +125,9 @@ def tournament_create(
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
         raise NotFound(
-            f"There is no peña {club_slug!r}; check its short name.",
-            code="club_not_found",
-            club=club_slug,
+            "There is no peña '{club}'; check its short name.",
+            code="club_slug_unknown",
+            club=str(club_slug)[:40],
         )
     require_organizer(actor, club)
     name = _clean_name(name)
@@ -279,9 +240,6 @@ def tournament_update(
         _save_checking_slug(tournament)
 
         if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
-            # Imported here: registration's services import this module.
-            from tournaments.services.registration import entry_waiting_promote
-
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
     return tournament
 
@@ -307,23 +265,31 @@ def _update_rules(
         return
     if values != RuleSet.from_dict(old).as_dict():
         started = tournament_first_started_match(tournament=tournament)
-        if started is not None:
-            where = (
-                f"the partida at table {started.table_number} of {started.round.phase.name}, "
-                f"round {started.round.number},"
-                if started.table_number
-                else f"a partida of {started.round.phase.name}, round {started.round.number},"
-            )
+        if started is not None and started.table_number:
             raise Conflict(
-                f"The rule set can no longer change: {where} has already started, and results "
-                "are scored by the rules it started with. The name, dates, venue, tables, "
-                "limits and tiebreaks can still change.",
+                "The rule set can no longer change: the partida at table {table} of "
+                "{phase_name}, round {round}, has already started, and results are scored by "
+                "the rules it started with. The name, dates, venue, tables, limits and "
+                "tiebreaks can still change.",
                 code="rules_locked",
                 match=started.pk,
+                table=started.table_number,
+                phase_name=started.round.phase.name,
+                round=started.round.number,
+            )
+        if started is not None:
+            raise Conflict(
+                "The rule set can no longer change: a partida of {phase_name}, round {round}, "
+                "has already started, and results are scored by the rules it started with. "
+                "The name, dates, venue, tables, limits and tiebreaks can still change.",
+                code="rules_locked_untabled",
+                match=started.pk,
+                phase_name=started.round.phase.name,
+                round=started.round.number,
             )
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict(
-                "The rule set of a finished tournament cannot change.", code="rules_locked"
+                "The rule set of a finished tournament cannot change.", code="rules_final"
             )
     for field, value in values.items():
         setattr(tournament, field, value)
@@ -359,9 +325,10 @@ def tournament_status_change(
     """
     if status not in Tournament.Status.values:
         raise Invalid(
-            f"Unknown status {status!r}; the statuses are {', '.join(Tournament.Status.values)}.",
+            "Unknown status '{status}'; the statuses are {statuses}.",
             code="status_unknown",
-            status=status,
+            status=str(status)[:40],
+            statuses=list(STATUS_TERMS.values()),
         )
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
@@ -369,21 +336,28 @@ def tournament_status_change(
         if status == current:
             return tournament
         allowed = NEXT_STATUS.get(current)
+        if allowed is None:
+            raise Conflict(
+                "The tournament is finished; a finished tournament stays finished.",
+                code="status_final",
+                current=STATUS_TERMS[current],
+                requested=STATUS_TERMS[status],
+            )
         if status != allowed:
-            if allowed is None:
-                message = f"The tournament is {current}; a finished tournament stays finished."
-            else:
-                message = (
-                    f"A tournament in {current} can only move to {allowed}, not to {status}; "
-                    "the order is draft, registration, running, finished."
-                )
-            raise Conflict(message, code="status_transition", current=current, requested=status)
+            raise Conflict(
+                "A tournament in {current} can only move to {allowed}, not to {requested}; "
+                "the order is draft, registration, running, finished.",
+                code="status_transition",
+                current=STATUS_TERMS[current],
+                allowed=STATUS_TERMS[allowed],
+                requested=STATUS_TERMS[status],
+            )
         if status == Tournament.Status.RUNNING:
             active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
             if active < 2:
                 raise Conflict(
-                    f"A tournament needs at least two registered pairs to start; it has {active}."
-                    " Register pairs first.",
+                    "A tournament needs at least two registered pairs to start; it has "
+                    "{registered}. Register pairs first.",
                     code="too_few_pairs",
                     registered=active,
                 )
@@ -399,8 +373,6 @@ def tournament_status_change(
             new={"status": status},
         )
         if status == Tournament.Status.REGISTRATION:
-            from tournaments.services.registration import entry_waiting_promote
-
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
     return tournament
 
@@ -418,9 +390,10 @@ def _clean_name(name: str) -> str:
 def _check_dates(starts_on: dt.date, ends_on: dt.date | None) -> None:
     if ends_on is not None and ends_on < starts_on:
         raise Invalid(
-            f"The tournament ends ({ends_on}) before it starts ({starts_on}); "
-            "fix one of the dates.",
+            "The tournament ends ({ends}) before it starts ({starts}); fix one of the dates.",
             code="dates_order",
+            ends=ends_on.isoformat(),
+            starts=starts_on.isoformat(),
         )
 
 
@@ -429,20 +402,26 @@ def _check_limits(
 ) -> None:
     if not 0 <= tables_available <= MAX_TABLES:
         raise Invalid(
-            f"Tables available must be from 0 to {MAX_TABLES}, not {tables_available}.",
+            "Tables available must be from 0 to {most}, not {value}.",
             code="tables_available",
+            most=MAX_TABLES,
+            value=tables_available,
         )
     if max_pairs is not None and not 2 <= max_pairs <= MAX_PAIRS:
         raise Invalid(
-            f"The maximum of pairs must be from 2 to {MAX_PAIRS}, not {max_pairs}; "
+            "The maximum of pairs must be from 2 to {most}, not {value}; "
             "leave it empty for no limit.",
             code="max_pairs",
+            most=MAX_PAIRS,
+            value=max_pairs,
         )
     if late_minutes_per_game is not None and not 1 <= late_minutes_per_game <= MAX_LATE_MINUTES:
         raise Invalid(
-            f"Minutes late per game lost must be from 1 to {MAX_LATE_MINUTES}, not "
-            f"{late_minutes_per_game}; leave it empty for no penalty.",
+            "Minutes late per game lost must be from 1 to {most}, not {value}; leave it empty "
+            "for no penalty.",
             code="late_minutes_per_game",
+            most=MAX_LATE_MINUTES,
+            value=late_minutes_per_game,
         )
 
 
@@ -452,11 +431,11 @@ def _check_room_for_registered(tournament: Tournament) -> None:
     active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
     if active > tournament.max_pairs:
         raise Conflict(
-            f"{active} pairs are already registered, more than a maximum of "
-            f"{tournament.max_pairs}; withdraw pairs first or set the maximum to at least "
-            f"{active}.",
+            "{registered} pairs are already registered, more than a maximum of {most}; "
+            "withdraw pairs first or set the maximum to at least {registered}.",
             code="max_pairs_below_registered",
             registered=active,
+            most=tournament.max_pairs,
         )
 
 
@@ -471,10 +450,13 @@ def _check_pinned_tables_exist(tournament: Tournament) -> None:
     )
     if pinned is not None:
         raise Conflict(
-            f"{pinned.pair} is pinned to table {pinned.pinned_table}, which would no longer "
-            f"exist with {tournament.tables_available} tables; unpin it first.",
+            "{pair} is pinned to table {table}, which would no longer exist with {tables} "
+            "tables; unpin it first.",
             code="pinned_table_missing",
             entry=pinned.pk,
+            pair=str(pinned.pair),
+            table=pinned.pinned_table,
+            tables=tournament.tables_available,
         )
 
 
@@ -505,9 +487,11 @@ def _slug_for(*, club: Club, name: str, slug: str) -> str:
     if slug:
         if slug != slugify(slug):
             raise Invalid(
-                f"The short name {slug!r} may only hold lowercase letters, digits and hyphens, "
-                f"e.g. {slugify(slug) or 'torneo-de-navidad'!r}.",
+                "The short name '{slug}' may only hold lowercase letters, digits and hyphens, "
+                "e.g. '{example}'.",
                 code="slug_format",
+                slug=slug[:40],
+                example=slugify(slug) or "torneo-de-navidad",
             )
         if taken.filter(slug=slug).exists():
             raise _slug_taken(club, slug)
@@ -522,9 +506,10 @@ def _slug_for(*, club: Club, name: str, slug: str) -> str:
 
 def _slug_taken(club: Club, slug: str) -> Conflict:
     return Conflict(
-        f"{club.name} already has a tournament with the short name {slug!r}; choose another.",
-        code="slug_taken",
+        "{club_name} already has a tournament with the short name '{slug}'; choose another.",
+        code="tournament_slug_taken",
         slug=slug,
+        club_name=club.name,
     )
 
 

@@ -106,11 +106,7 @@ def _closed_page(
 ) -> HttpResponse:
     match = _closed_match(token)
     if match is None:
-        return _error_page(
-            request,
-            NotFound("This table link is not valid.", code="table_link_unknown"),
-            status=404,
-        )
+        return _error_page(request, services.table_link_unknown(), status=404)
     context = _context(request, match)
     context["error"] = error_text(error) if error is not None else ""
     context["error_reload"] = error is not None
@@ -282,8 +278,7 @@ def _version(post: Any) -> int:
         return int(post.get("version", ""))
     except ValueError:
         raise Invalid(
-            _("A la página le falta la versión del resultado: recarga la página."),
-            code="version_missing",
+            "The page is missing the result's version: reload the page.", code="version_missing"
         ) from None
 
 
@@ -386,7 +381,7 @@ def table_receipt(request: HttpRequest, match: Match, submission_id: int) -> Htt
     receipt = next((s for s in context["view"]["submissions"] if s["id"] == submission_id), None)
     if receipt is None or receipt["side"] not in services.PAIR_SIDES:
         error = NotFound(
-            _("Este recibo no es de esta mesa. Vuelve a la página de la mesa."),
+            "This receipt is not from this table. Go back to the table's page.",
             code="receipt_unknown",
         )
         return _error_page(request, error, status=404)
@@ -410,9 +405,7 @@ def _hand_from_post(post: Any) -> dict:
     """
     mano = post.get("mano", "")
     if mano not in POSITIONS:
-        raise Invalid(
-            _("A la página le falta quién es mano: recarga la página."), code="mano_missing"
-        )
+        raise Invalid("The page is missing who is mano: reload the page.", code="mano_missing")
     mano_team = POSITIONS.index(mano) % 2
     pair_word = {TEAMS[mano_team]: "mano", TEAMS[1 - mano_team]: "postre"}
     pares = [post.get(f"pares_{s}", "none") or "none" for s in range(4)]
@@ -423,10 +416,8 @@ def _hand_from_post(post: Any) -> dict:
     if nobody_juego and any(punto):
         if not all(punto):
             raise Invalid(
-                _(
-                    "Escribe el punto de los cuatro jugadores, o de ninguno y marca qué pareja "
-                    "ganó el punto."
-                ),
+                "Write the punto of all four players, or of none and mark which pair won the "
+                "punto.",
                 code="punto_missing",
             )
         declarations["punto"] = [int(p) if p.isdigit() else p for p in punto]

@@ -1,0 +1,87 @@
+"""What every write on a tournament shares: its lock, its audit row and its limits.
+
+Responsible for: ``tournament_lock_for_organizer``, the helper a tournament write starts with
+(lock the row once the actor is known to organize its peña: NotFound for what the actor may
+not see, Forbidden for a published tournament of another peña), ``audit_write`` (one
+AuditEntry for a write of the tournament or its registration), and the limits and status
+words both tournaments.py and registration.py need.
+
+Sits below the modules of the tournament's writes: tournaments.py imports registration.py (a
+raised max_pairs promotes waiting pairs), and both import this module, which imports neither.
+
+Must not: import another module of tournaments/services, or decide anything a write decides.
+
+Terms: peña (club), inscripción (registration), mesa (table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from scoring.messages import Term
+from tournaments.models import AuditEntry, Tournament
+from tournaments.selectors.tournaments import tournament_check_organizer, tournament_not_found
+
+User = AbstractBaseUser | AnonymousUser | None
+
+# Bounds well inside the columns (small integers) and beyond any real Mus tournament.
+MAX_TABLES = 1000
+MAX_PAIRS = 10000
+MAX_LATE_MINUTES = 600
+
+#: Statuses in which pairs are added and the waiting list moves up on its own.
+REGISTRATION_OPEN = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+
+#: Each status as the reader's language names it (errors show it).
+STATUS_TERMS = {
+    Tournament.Status.DRAFT: Term("draft"),
+    Tournament.Status.REGISTRATION: Term("registration"),
+    Tournament.Status.RUNNING: Term("running"),
+    Tournament.Status.FINISHED: Term("finished"),
+}
+
+
+def tournament_lock_for_organizer(*, tournament_id: int, actor: User) -> Tournament:
+    """The tournament row, locked until the caller's transaction ends, once ``actor`` is known
+    to organize its peña. Call inside ``transaction.atomic()``.
+
+    NotFound if it does not exist or the actor may not see it (a private or draft tournament of
+    another peña); Forbidden if the actor sees it (published) but does not organize it.
+    """
+    # of=("self",): lock the tournament, not the peña row the join brings along.
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(pk=tournament_id)
+        .first()
+    )
+    if tournament is None:
+        raise tournament_not_found(tournament_id)
+    tournament_check_organizer(user=actor, tournament=tournament)
+    return tournament
+
+
+def audit_write(
+    *,
+    tournament: Tournament,
+    action: str,
+    actor: User,
+    via: str,
+    device: str = "",
+    old: Any = None,
+    new: Any = None,
+    match_id: int | None = None,
+) -> AuditEntry:
+    """One audit row. Only for writes of the tournament and its registration."""
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        match_id=match_id,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        via=via[:16],
+        device=device[:200],
+        old=old,
+        new=new,
+    )

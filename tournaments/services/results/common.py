@@ -1,0 +1,196 @@
+"""What every write of a partida's result shares: its vocabulary, its checks and its answer.
+
+Responsible for: the sides (a, b, organizer) and doors (link, account, api) of a write, the
+lock on the match row (``lock_match``), the checks each write repeats (idempotency key,
+version, a match that can be played and is not confirmed yet), copying the engine's state
+into the match (``set_result``) and queueing what follows a confirmed result, and
+``answer_write``: bump the version, save, audit, answer (the audit keeps the answer for
+replays).
+
+Every write: ``transaction.atomic()``, the Match re-read with ``select_for_update()``, the
+client's ``version`` compared with Match.version (StaleVersion, 409), the match's version
+bumped, an AuditEntry with the old and the new, and follow-up work queued with
+``transaction.on_commit``.
+
+Must not: import another module of this package (they all import this one), or decide what a
+write means (each module of the package does, for its own writes).
+
+Terms: partida (a Match), pareja (pair A or B), mesa (table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils import timezone
+
+from config.errors import Conflict, Invalid, StaleVersion
+from config.queue import enqueue_on_commit
+from scoring.messages import Term
+from tournaments.models import AuditEntry, Match, ResultSubmission
+from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
+
+User = AbstractBaseUser | AnonymousUser | None
+
+SIDE_A, SIDE_B, ORGANIZER = (s.value for s in ResultSubmission.Side)
+LINK, ACCOUNT, API = (v.value for v in ResultSubmission.Via)
+PAIR_SIDES = (SIDE_A, SIDE_B)
+
+#: The payload of a submission that only agrees with another one.
+CONFIRMS = "confirms"
+#: ``{"hands": RECORDED}``: the result is the hands recorded at the table (HandEntry rows).
+RECORDED = "recorded"
+
+#: Each status of a match as the reader's language names it (errors show it).
+MATCH_STATUS_TERMS = {
+    Match.Status.PENDING: Term("pending"),
+    Match.Status.IN_PROGRESS: Term("in progress"),
+    Match.Status.SUBMITTED: Term("submitted"),
+    Match.Status.CONFIRMED: Term("confirmed"),
+    Match.Status.DISPUTED: Term("disputed"),
+}
+
+
+@dataclass(frozen=True)
+class ResultAnswer:
+    """What a write of the result answers: the match as it was right after the write, and the
+    submission it stored. ``replayed``: a retry of an earlier write, nothing stored now."""
+
+    match: Match
+    state: dict[str, Any]
+    submission: ResultSubmission | None = None
+    replayed: bool = False
+
+
+# --- Checks shared by the writes -----------------------------------------------------------
+
+
+def lock_match(match: Match) -> Match:
+    """Re-read the match under a row lock (only the match row: of=self)."""
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related(*MATCH_RELATIONS)
+        .get(pk=match.pk)
+    )
+
+
+def check_key(idempotency_key: str) -> str:
+    key = (idempotency_key or "").strip()
+    if not key or len(key) > 80:
+        raise Invalid(
+            "Send an Idempotency-Key (1 to 80 characters, new for each action) so that a "
+            "retry is not counted twice.",
+            code="idempotency_key",
+        )
+    return key
+
+
+def check_version(match: Match, version: int) -> None:
+    if version != match.version:
+        raise StaleVersion(
+            "The result changed on another device; reload and try again.",
+            code="stale_version",
+            current=match.version,
+            sent=version,
+        )
+
+
+def check_playable(match: Match) -> None:
+    if match.kind == Match.Kind.BYE or match.entry_a_id is None or match.entry_b_id is None:
+        raise Conflict(
+            "This match has no opponent yet (a bye, or a bracket place still to be decided): "
+            "there is no result to enter.",
+            code="match_not_playable",
+        )
+
+
+def check_not_confirmed(match: Match) -> None:
+    if match.status == Match.Status.CONFIRMED:
+        raise Conflict(
+            "The result of this match is already confirmed. An organizer can correct it.",
+            code="already_confirmed",
+        )
+
+
+def lost_race() -> Conflict:
+    return StaleVersion(
+        "The result changed on another device; reload and try again.", code="stale_version"
+    )
+
+
+# --- Storing -------------------------------------------------------------------------------
+
+
+def _audit(
+    match: Match,
+    *,
+    action: str,
+    actor: User,
+    via: str,
+    device: str,
+    old: dict | None,
+    new: dict | None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        tournament_id=match.round.phase.tournament_id,
+        match=match,
+        action=action,
+        actor=user_or_none(actor),
+        via=via,
+        device=(device or "")[:200],
+        old=old,
+        new=new,
+    )
+
+
+def user_or_none(actor: User):
+    return actor if actor is not None and actor.is_authenticated else None
+
+
+def mark_started(match: Match) -> None:
+    if match.started_at is None:
+        match.started_at = timezone.now()
+
+
+def set_result(match: Match, summary: dict, *, kind: str) -> None:
+    """Copy the engine's state into the match's columns and confirm it."""
+    games = summary["games"]
+    match.status = Match.Status.CONFIRMED
+    match.kind = kind
+    match.winner_id = match.entry_a_id if summary["winner"] == "A" else match.entry_b_id
+    match.games_a = sum(1 for g in games if g["winner"] == "A")
+    match.games_b = sum(1 for g in games if g["winner"] == "B")
+    match.vacas_a, match.vacas_b = summary["vacas"]["A"], summary["vacas"]["B"]
+    match.stones_a = sum(g["stones"]["A"] for g in games) + summary["stones"]["A"]
+    match.stones_b = sum(g["stones"]["B"] for g in games) + summary["stones"]["B"]
+    match.result = summary
+    match.confirmed_at = timezone.now()
+
+
+def queue_result_confirmed(match: Match) -> None:
+    enqueue_on_commit("tournaments.result_confirmed", match_id=match.pk)
+
+
+def answer_write(
+    match: Match,
+    *,
+    action: str,
+    old: dict,
+    submission: ResultSubmission | None,
+    actor: User,
+    via: str,
+    device: str,
+    extra: dict | None = None,
+) -> ResultAnswer:
+    """Bump the version, save, audit and answer; the audit keeps the answer for replays."""
+    match.version += 1
+    match.save()
+    state = match_snapshot(match)
+    new = {"match": state, **(extra or {})}
+    if submission is not None:
+        new["submission"] = submission.pk
+        new["side"] = submission.side
+    _audit(match, action=action, actor=actor, via=via, device=device, old=old, new=new)
+    return ResultAnswer(match, state, submission)

@@ -1,0 +1,162 @@
+"""A pair that did not show up, or came late: forfeits and lateness.
+
+Responsible for: ``match_forfeit`` (a walkover for the present pair with the format's full
+score, recorded through the engine so the stored result is a state it accepts) and
+``match_late_penalty`` (the late pair loses minutes_late // late_minutes_per_game games, won by
+the opponent before the first game played; only before a result is entered, and a second
+penalty for the same pair replaces the first). Organizers only.
+
+Must not: decide how many games a match needs (the rule set, through the engine, does).
+
+Terms: partida (a Match), no presentado (forfeit), retraso (lateness), juego (a game), vaca,
+piedras (stones).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from config.errors import Conflict, Invalid
+from scoring import GameEntry, record_games
+from scoring.jsonio import state_to_json
+from tournaments.models import LatePenalty, Match
+from tournaments.selectors.results import match_rules, match_running_score, match_snapshot
+from tournaments.services.results.access import check_via, require_match_organizer
+from tournaments.services.results.common import (
+    ACCOUNT,
+    PAIR_SIDES,
+    SIDE_A,
+    ResultAnswer,
+    User,
+    answer_write,
+    check_not_confirmed,
+    check_playable,
+    check_version,
+    lock_match,
+    queue_result_confirmed,
+    set_result,
+)
+
+
+def match_forfeit(
+    *,
+    match: Match,
+    absent_side: str,
+    version: int,
+    actor: User,
+    via: str = ACCOUNT,
+    device: str = "",
+) -> ResultAnswer:
+    """A pair did not show up: a walkover for the present pair with the format's full score.
+
+    The winner gets every game a match needs (games_per_vaca × vacas_per_match), the vacas
+    (vacas_per_match), and in each game the target stones (stones_per_game) to the absent
+    pair's 0, so stones = stones_per_game × games; the engine records those games, so the
+    stored result is a state it accepts. Late penalties and hands recorded are ignored. The
+    match is confirmed with kind ``forfeit``.
+    """
+    check_via(via)
+    require_match_organizer(match, actor)
+    if absent_side not in PAIR_SIDES:
+        raise Invalid(
+            "'absent_side' is the pair that did not show up: a or b, not '{absent_side}'.",
+            code="absent_side",
+            absent_side=str(absent_side)[:40],
+        )
+    with transaction.atomic():
+        locked = lock_match(match)
+        check_version(locked, version)
+        check_playable(locked)
+        check_not_confirmed(locked)
+        rules = match_rules(match=locked)
+        present = 1 if absent_side == SIDE_A else 0
+        stones = (rules.stones_per_game, 0) if present == 0 else (0, rules.stones_per_game)
+        games = [GameEntry(stones, present)] * (rules.games_per_vaca * rules.vacas_per_match)
+        summary = state_to_json(record_games(rules, games, complete=True))
+        old = match_snapshot(locked)
+        set_result(locked, summary, kind=Match.Kind.FORFEIT)
+        queue_result_confirmed(locked)
+        return answer_write(
+            locked,
+            action="forfeit",
+            old=old,
+            submission=None,
+            actor=actor,
+            via=via,
+            device=device,
+            extra={"absent_side": absent_side},
+        )
+
+
+def match_late_penalty(
+    *,
+    match: Match,
+    side: str,
+    minutes_late: int,
+    version: int,
+    actor: User,
+    via: str = ACCOUNT,
+    device: str = "",
+) -> ResultAnswer:
+    """Record that a pair came late: it loses minutes_late // late_minutes_per_game games.
+
+    The games count for the opponent when the result is validated: they are won by the
+    opponent before the first game played (prepended to the games entered, or recorded before
+    the first hand). Only before a result is entered; a second penalty for the same pair
+    replaces the first (the organizer corrects the minutes).
+    """
+    check_via(via)
+    require_match_organizer(match, actor)
+    if side not in PAIR_SIDES:
+        raise Invalid(
+            "'side' is the late pair: a or b, not '{side}'.", code="late_side", side=str(side)[:40]
+        )
+    if isinstance(minutes_late, bool) or not isinstance(minutes_late, int) or minutes_late < 0:
+        raise Invalid(
+            "Minutes late is a whole number from 0 up.", code="minutes_late", value=minutes_late
+        )
+    with transaction.atomic():
+        locked = lock_match(match)
+        tournament = locked.round.phase.tournament
+        if not tournament.late_minutes_per_game:
+            raise Invalid(
+                "{tournament_name} has no lateness rule. Set the minutes per game lost in the "
+                "tournament's rules first.",
+                code="no_lateness_rule",
+                tournament_name=tournament.name,
+            )
+        check_version(locked, version)
+        check_playable(locked)
+        if locked.status not in (Match.Status.PENDING, Match.Status.IN_PROGRESS):
+            raise Conflict(
+                "A result was already entered for this match: a late penalty is recorded before "
+                "it. Correct the result instead.",
+                code="late_after_result",
+            )
+        entry_id = locked.entry_a_id if side == SIDE_A else locked.entry_b_id
+        games_lost = minutes_late // tournament.late_minutes_per_game
+        previous = list(locked.late_penalties.filter(entry_id=entry_id).order_by("id"))
+        old = match_snapshot(locked)
+        if previous:
+            old["penalty"] = {
+                "side": side,
+                "minutes_late": previous[-1].minutes_late,
+                "games_lost": previous[-1].games_lost,
+            }
+        LatePenalty.objects.filter(pk__in=[p.pk for p in previous]).delete()
+        LatePenalty.objects.create(
+            match=locked, entry_id=entry_id, minutes_late=minutes_late, games_lost=games_lost
+        )
+        match_running_score(match=locked)  # the hands so far must still fit (engine's error)
+        return answer_write(
+            locked,
+            action="late_penalty",
+            old=old,
+            submission=None,
+            actor=actor,
+            via=via,
+            device=device,
+            extra={
+                "penalty": {"side": side, "minutes_late": minutes_late, "games_lost": games_lost}
+            },
+        )

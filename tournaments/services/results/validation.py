@@ -1,0 +1,88 @@
+"""A result as the engine validates it, in either form the table enters it.
+
+Responsible for: ``result_state``: a finished result, ``{"games": [...]}`` (each game's final
+stones or only its winner, checked with scoring.record_games) or ``{"hands": [...]}`` (the hands
+from the first, folded with the match's first mano; ``"recorded"`` for the hands recorded at
+the table), with the games a late pair lost first; it returns the payload to store and the
+engine's state as JSON.
+
+Must not: hold a rule of Mus (scoring/ does: its errors reach the client as 400 with the
+engine's message) or write anything.
+
+Terms: juego (a game), mano (a hand), vaca, piedras (stones), mano (the first hand's seat).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.errors import Invalid
+from scoring import MatchState, RuleSet, record_games
+from scoring.jsonio import games_from_json, state_to_json
+from tournaments.models import Match
+from tournaments.selectors.results import (
+    first_mano_position,
+    fold_hands,
+    hand_records,
+    match_penalty_games,
+    match_rules,
+)
+from tournaments.services.results.common import RECORDED
+
+
+def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
+    """Validate a finished result; returns (payload to store, engine state as JSON).
+
+    ``{"games": [...]}``: each game's final stones (or only its winner), checked with
+    scoring.record_games(complete=True). ``{"hands": [...]}``: the hands from the first, folded
+    with scoring.play_match; ``{"hands": "recorded"}``: the hands recorded at this table. In
+    every form the games a late pair lost come first (see match_penalty_games).
+    """
+    if not isinstance(payload, dict):
+        raise Invalid("The result is an object with 'games' or 'hands'.", code="result_not_object")
+    kinds = [k for k in ("games", "hands") if k in payload]
+    unknown = set(payload) - {"games", "hands"}
+    if len(kinds) != 1 or unknown:
+        raise Invalid(
+            "Send the result as 'games' (the final stones or the winner of each game) or as "
+            "'hands' (the hands from the first), not both.",
+            code="result_format",
+        )
+    rules = match_rules(match=match)
+    penalties = match_penalty_games(match=match, rules=rules)
+    if "games" in payload:
+        games = games_from_json(payload["games"])
+        state = record_games(rules, [*penalties, *games], complete=True)
+        return {"games": payload["games"]}, state_to_json(state)
+    raw = payload["hands"]
+    stored: dict[str, Any] = {"hands": raw}
+    if raw == RECORDED:
+        raw = [h.payload for h in match.hands.order_by("number")]
+        stored = {"hands": raw, RECORDED: True}
+    elif not isinstance(raw, list):
+        raise Invalid(
+            "'hands' is the list of hands from the first, or \"recorded\" for the hands "
+            "recorded at this table.",
+            code="hands_format",
+        )
+    state, _ = fold_hands(rules, first_mano_position(match), penalties, hand_records(rules, raw))
+    if not state.finished:
+        raise _unfinished(rules, state)
+    return stored, state_to_json(state)
+
+
+def _unfinished(rules: RuleSet, state: MatchState) -> Invalid:
+    return Invalid(
+        "The match is not finished: in vacas A {va} - B {vb}, in the current vaca A {ga} - B "
+        "{gb} games ({need} win a vaca, {vacas} the match), and the current game is at "
+        "{sa}-{sb}. Enter the remaining hands.",
+        code="hands_not_finished",
+        va=state.vacas[0],
+        vb=state.vacas[1],
+        ga=state.vaca_games[0],
+        gb=state.vaca_games[1],
+        need=rules.games_per_vaca,
+        vacas=rules.vacas_per_match,
+        sa=state.stones[0],
+        sb=state.stones[1],
+    )
