@@ -3,7 +3,7 @@ view through its link, a match's history for the organizer and the round board.
 
 Responsible for: loading rows with their relations in a bounded number of queries and folding
 a table's record through scoring/ (the fold is a read: the same hands always give the same
-state). The writes in tournaments/services/results.py use these reads to validate what they
+state). The writes in tournaments/services/results/ use these reads to validate what they
 store, so a table sees exactly the state the service checked.
 
 Must not: write, or hold a rule of Mus (scoring/ does) or of who may write (clubs.roles does;

@@ -14,7 +14,7 @@ its tasks with transaction.on_commit. Only organizers of the tournament's peña 
 somebody else gets 404 for a tournament they cannot see and 403 for a published one.
 
 Must not: decide a pairing or a table (tournaments.draw does), compute standings (scoring
-does), or touch a match's result, version or token (tournaments/services/results.py owns
+does), or touch a match's result, version or token (tournaments/services/results/ owns
 them; the draw only writes byes, which are decided when drawn).
 
 Terms: fase (phase), ronda (round), mesa (table), pareja (Entry), descanso (bye), liguilla
@@ -57,7 +57,7 @@ from tournaments.selectors.rounds import (
     round_not_found,
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
-from tournaments.services.tournaments import MAX_TABLES
+from tournaments.services.base import MAX_TABLES
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
 __all__ = [
