@@ -949,18 +949,27 @@ def test_cli_bad_input_exits_2_with_a_json_error(stdin, error, code):
 
 
 @pytest.mark.parametrize(
-    ("stdin", "env"),
+    ("stdin", "env", "code"),
     [
-        pytest.param(b"[" * 100_000 + b"]" * 100_000, {}, id="nested-100000-deep"),
-        pytest.param(b'{"hand": ' + b"1" * 5000 + b"}", {}, id="number-of-5000-digits"),
+        pytest.param(
+            b"[" * 100_000 + b"]" * 100_000, {}, "json_too_deep", id="nested-100000-deep"
+        ),
+        pytest.param(
+            b'{"hand": ' + b"1" * 5000 + b"}", {}, "json_too_deep", id="number-of-5000-digits"
+        ),
         # a UTF-8 locale other than C.UTF-8 (es_ES.UTF-8, en_US.UTF-8) reads stdin strictly
-        pytest.param(b"\xff\xfe{}", {"PYTHONIOENCODING": "utf-8:strict"}, id="not-utf8-strict"),
+        pytest.param(
+            b"\xff\xfe{}",
+            {"PYTHONIOENCODING": "utf-8:strict"},
+            "json_encoding",
+            id="not-utf8-strict",
+        ),
     ],
 )
-def test_cli_unreadable_json_exits_2_with_a_json_error(stdin, env):
+def test_cli_unreadable_json_exits_2_with_a_json_error(stdin, env, code):
     result = _cli(stdin, **env)
     assert result.returncode == 2, result.stderr[-300:]
-    assert json.loads(result.stdout)["code"] == "json"
+    assert json.loads(result.stdout)["code"] == code
 
 
 def test_cli_good_input_exits_0():
