@@ -843,7 +843,11 @@ MATCH = [
         "Hand 2",
     ),
     case(
-        "first-mano-4", lambda: MatchState.start(EIGHT, 4), GameEntryError, "first_mano_seat", "0 to 3"
+        "first-mano-4",
+        lambda: MatchState.start(EIGHT, 4),
+        GameEntryError,
+        "first_mano_seat",
+        "0 to 3",
     ),
     case(
         "game-after-the-match",

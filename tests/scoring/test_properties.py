@@ -951,9 +951,7 @@ def test_cli_bad_input_exits_2_with_a_json_error(stdin, error, code):
 @pytest.mark.parametrize(
     ("stdin", "env", "code"),
     [
-        pytest.param(
-            b"[" * 100_000 + b"]" * 100_000, {}, "json_too_deep", id="nested-100000-deep"
-        ),
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, {}, "json_too_deep", id="nested-100000-deep"),
         pytest.param(
             b'{"hand": ' + b"1" * 5000 + b"}", {}, "json_too_deep", id="number-of-5000-digits"
         ),
