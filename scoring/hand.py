@@ -635,19 +635,11 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
     """The winner of a lance entered without cards: declared, or derived where it can be."""
     declared = decl.winners.get(name)
     derived = None
-    why: Phrase | None = None
+    seat = -1  # the seat whose juego or punto is the best, when that decided it
     if index == 2:
         best = [max(decl.pares[0], decl.pares[2]), max(decl.pares[1], decl.pares[3])]
         if best[0] != best[1]:
             derived = 0 if best[0] > best[1] else 1
-            why = Phrase(
-                "pareja {side} has {kind} and pareja {other} only {other_kind}",
-                code="why_pares",
-                side=SIDE_NAMES[derived],
-                kind=_PARES_TERMS[best[derived]],
-                other=SIDE_NAMES[1 - derived],
-                other_kind=_PARES_TERMS[best[1 - derived]],
-            )
     elif index == 3 and name == "juego":
         values = decl.juego
         if all(v != JUEGO_OTHER for v in values):
@@ -659,18 +651,9 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
             ]
             seat = max(range(4), key=lambda s: (ranks[s], -s))
             derived = seat % 2
-            why = Phrase(
-                "the {seat}'s juego is the best", code="why_juego", seat=seat_term(SEAT_NAMES[seat])
-            )
     elif index == 3 and decl.punto is not None:
         seat = max(range(4), key=lambda s: (decl.punto[s], -s))
         derived = seat % 2
-        why = Phrase(
-            "the {seat}'s punto of {punto} is the best",
-            code="why_punto",
-            seat=seat_term(SEAT_NAMES[seat]),
-            punto=decl.punto[seat],
-        )
     if declared is None:
         if derived is None:
             raise DeclarationError(
@@ -686,9 +669,33 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
             code="winner_contradicts",
             lance=lance_term(name),
             declared=SIDE_NAMES[declared],
-            why=why,
+            why=_why(decl, name, derived, seat),
         )
     return declared
+
+
+def _why(decl: Declarations, name: str, derived: int, seat: int) -> Phrase:
+    """Why the declarations give a lance to the pair ``derived`` (the error path only)."""
+    if name == "pares":
+        best = [max(decl.pares[0], decl.pares[2]), max(decl.pares[1], decl.pares[3])]
+        return Phrase(
+            "pareja {side} has {kind} and pareja {other} only {other_kind}",
+            code="why_pares",
+            side=SIDE_NAMES[derived],
+            kind=_PARES_TERMS[best[derived]],
+            other=SIDE_NAMES[1 - derived],
+            other_kind=_PARES_TERMS[best[1 - derived]],
+        )
+    if name == "juego":
+        return Phrase(
+            "the {seat}'s juego is the best", code="why_juego", seat=seat_term(SEAT_NAMES[seat])
+        )
+    return Phrase(
+        "the {seat}'s punto of {punto} is the best",
+        code="why_punto",
+        seat=seat_term(SEAT_NAMES[seat]),
+        punto=decl.punto[seat],
+    )
 
 
 def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
