@@ -4,7 +4,11 @@ Responsible for: the one family of exceptions the engine raises for input a play
 can correct. Every message says what is wrong and, where it helps, how to fix it, in words a
 player understands (lance, card, number). Each error carries a stable ``code``, its message text
 (an English gettext id with named blanks) and the ``params`` that fill it, so any layer can
-render it in the reader's language (scoring.messages).
+render it in the reader's language (scoring.messages). One code names one text. A word the
+reader's language translates (a lance, a seat) is a ``Term``; a part of a message worded per
+language (why a lance went to a pair) is a ``Phrase``; a value the input gave is shown back
+through ``shown``. The Spanish of every text is in scoring/locale/es (the ``errors`` catalog),
+so the engine speaks Spanish without Django (``python -m scoring --lang es``).
 
 Must not: be raised for bugs. A bug inside the engine is any other exception.
 
