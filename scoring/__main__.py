@@ -68,7 +68,7 @@ def main(
         except (RecursionError, ValueError):  # nested too deep, or a number too long
             raise FormatError(
                 "The input is JSON the engine does not read: nested too deep or a number too long.",
-                code="json_too_deep",
+                code="json_unreadable",
             ) from None
         result = run(request)
     except ScoringError as error:
