@@ -30,7 +30,7 @@ import enum
 import re
 from typing import NamedTuple
 
-from scoring.errors import BettingError
+from scoring.errors import BettingError, lance_term, shown
 
 SIDE_NAMES = ("mano", "postre")
 
@@ -139,10 +139,11 @@ def parse_action(raw: object, lance: str = "") -> Action:
     if isinstance(raw, dict):
         return _parse_object(raw, lance)
     raise BettingError(
-        f"In {lance or 'a lance'}, {raw!r} is not a bet: write paso, envido, '2 más', órdago, "
-        "quiero or no quiero.",
+        "In {lance}, {value} is not a bet: write paso, envido, '2 más', órdago, quiero or no "
+        "quiero.",
         code="action_format",
-        lance=lance,
+        lance=lance_term(lance),
+        value=shown(raw),
     )
 
 
@@ -154,11 +155,11 @@ def _parse_text(raw: str, lance: str) -> Action:
         who, text = who.strip(), text.strip()
         if who not in _SIDE_WORDS:
             raise BettingError(
-                f"In {lance or 'a lance'}, '{raw}' names the pair '{who}'; a pair is "
-                "'mano' or 'postre'.",
+                "In {lance}, '{action}' names the pair '{pair}'; a pair is 'mano' or 'postre'.",
                 code="unknown_pair",
-                lance=lance,
-                action=raw,
+                lance=lance_term(lance),
+                action=raw[:40],
+                pair=who[:40],
             )
         side = _SIDE_WORDS[who]
     act = _WORDS.get(text)
@@ -171,11 +172,11 @@ def _parse_text(raw: str, lance: str) -> Action:
             stones = int(n) if n.isdigit() else _NUMBER_WORDS[n]
             return Action(act, stones, side)
     raise BettingError(
-        f"In {lance or 'a lance'}, '{raw}' is not a bet: write paso, envido, 'envido 4', "
-        "'2 más', 'a 6', órdago, quiero or no quiero.",
+        "In {lance}, '{action}' is not a bet: write paso, envido, 'envido 4', '2 más', 'a 6', "
+        "órdago, quiero or no quiero.",
         code="unknown_action",
-        lance=lance,
-        action=raw,
+        lance=lance_term(lance),
+        action=raw[:40],
     )
 
 
@@ -185,28 +186,30 @@ def _parse_object(raw: dict, lance: str) -> Action:
         act = Act(name)
     except ValueError:
         raise BettingError(
-            f"In {lance or 'a lance'}, act {raw.get('act')!r} is not one of "
-            "paso, envido, mas, a, ordago, quiero, no_quiero.",
-            code="unknown_action",
-            lance=lance,
-            action=str(raw),
+            "In {lance}, act {act} is not one of paso, envido, mas, a, ordago, quiero, no_quiero.",
+            code="unknown_act",
+            lance=lance_term(lance),
+            act=shown(raw.get("act")),
         ) from None
     stones = raw.get("stones")
     if stones is not None and (
         isinstance(stones, bool) or not isinstance(stones, int) or not 0 <= stones <= 9999
     ):
         raise BettingError(
-            f"In {lance or 'a lance'}, stones must be a whole number up to 9999, not {stones!r}.",
+            "In {lance}, stones must be a whole number up to 9999, not {stones}.",
             code="stones_format",
-            lance=lance,
+            lance=lance_term(lance),
+            stones=shown(stones),
         )
     side = raw.get("pair")
     if side is not None:
         if not isinstance(side, str) or side not in _SIDE_WORDS:
             raise BettingError(
-                f"In {lance or 'a lance'}, the pair is 'mano' or 'postre', not {side!r}.",
+                "In {lance}, '{action}' names the pair '{pair}'; a pair is 'mano' or 'postre'.",
                 code="unknown_pair",
-                lance=lance,
+                lance=lance_term(lance),
+                action=str(raw.get("act", ""))[:40],
+                pair=str(side)[:40],
             )
         side = _SIDE_WORDS[side]
     return Action(act, stones, side)
@@ -241,9 +244,7 @@ def _resolve(
     sides = {s % 2 for s in speakers}
     if len(sides) < 2:
         if any(a.act is not Act.PASO for a in actions):
-            raise BettingError(
-                _not_played_message(lance, speakers), code="lance_not_played", lance=lance
-            )
+            raise _not_played(lance, speakers)
         return Betting(Outcome.NOT_PLAYED)
 
     pasos = 0
@@ -252,10 +253,9 @@ def _resolve(
     if pasos == len(actions):
         if pasos > len(speakers):
             raise BettingError(
-                f"In {lance}, {pasos} pasos were recorded but only {len(speakers)} players "
-                "could speak.",
+                "In {lance}, {pasos} pasos were recorded but only {speakers} players could speak.",
                 code="too_many_pasos",
-                lance=lance,
+                lance=lance_term(lance),
                 pasos=pasos,
                 speakers=len(speakers),
             )
@@ -264,18 +264,19 @@ def _resolve(
     first = actions[pasos]
     if first.act not in (Act.ENVIDO, Act.ORDAGO):
         raise BettingError(
-            f"In {lance}, '{first}' comes before anybody bet: the betting opens with envido "
+            "In {lance}, '{action}' comes before anybody bet: the betting opens with envido "
             "(or envido N) or órdago.",
             code="answer_without_bet",
-            lance=lance,
+            lance=lance_term(lance),
             action=str(first),
         )
     if pasos >= len(speakers):
         raise BettingError(
-            f"In {lance}, all {len(speakers)} players had passed, so nobody was left to "
-            f"say '{first}'.",
+            "In {lance}, all {speakers} players had passed, so nobody was left to say '{action}'.",
             code="bet_after_all_passed",
-            lance=lance,
+            lance=lance_term(lance),
+            speakers=len(speakers),
+            action=str(first),
         )
     # both pairs have a speaker here, so a named pair can always have bet
     side = first.side if first.side is not None else speakers[pasos] % 2
@@ -287,9 +288,9 @@ def _resolve(
         bet = min_envite if first.stones is None else first.stones
         if bet < min_envite:
             raise BettingError(
-                f"In {lance}, an envite of {bet} is below the minimum envite of {min_envite}.",
+                "In {lance}, an envite of {stones} is below the minimum envite of {minimum}.",
                 code="envite_below_minimum",
-                lance=lance,
+                lance=lance_term(lance),
                 stones=bet,
                 minimum=min_envite,
             )
@@ -300,21 +301,25 @@ def _resolve(
         answering = 1 - bettor
         if action.side is not None and action.side != answering:
             raise BettingError(
-                f"In {lance}, '{action}' is out of turn: after pareja {SIDE_NAMES[bettor]} bet, "
-                f"pareja {SIDE_NAMES[answering]} answers.",
+                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
+                "{answering} answers.",
                 code="out_of_turn",
-                lance=lance,
+                lance=lance_term(lance),
                 action=str(action),
+                bettor=SIDE_NAMES[bettor],
+                answering=SIDE_NAMES[answering],
             )
         last = position == len(actions) - 1
         act = action.act
         if act in (Act.QUIERO, Act.NO_QUIERO):
             if not last:
                 raise BettingError(
-                    f"In {lance}, the betting ended with '{action}'; nothing can be said after "
-                    f"it ('{actions[position + 1]}').",
+                    "In {lance}, the betting ended with '{action}'; nothing can be said after "
+                    "it ('{after}').",
                     code="action_after_end",
-                    lance=lance,
+                    lance=lance_term(lance),
+                    action=str(action),
+                    after=str(actions[position + 1]),
                 )
             if act is Act.NO_QUIERO:
                 return Betting(Outcome.NO_QUERIDO, deje, bettor)
@@ -323,26 +328,27 @@ def _resolve(
             return Betting(Outcome.QUERIDO, bet)
         if ordago:
             raise BettingError(
-                f"In {lance}, an órdago can only be answered with quiero or no quiero, "
-                f"not '{action}'.",
+                "In {lance}, an órdago can only be answered with quiero or no quiero, "
+                "not '{action}'.",
                 code="raise_over_ordago",
-                lance=lance,
+                lance=lance_term(lance),
+                action=str(action),
             )
         if act is Act.PASO:
             raise BettingError(
-                f"In {lance}, 'paso' is not an answer to an envite: the other pair says "
+                "In {lance}, 'paso' is not an answer to an envite: the other pair says "
                 "quiero, no quiero, a raise or órdago.",
                 code="paso_after_bet",
-                lance=lance,
+                lance=lance_term(lance),
             )
         if act is Act.ORDAGO:
             deje, ordago = bet, True
         elif act is Act.RAISE_TO:
             if action.stones is None or action.stones <= bet:
                 raise BettingError(
-                    f"In {lance}, a raise to {action.stones} is not higher than the bet of {bet}.",
+                    "In {lance}, a raise to {stones} is not higher than the bet of {bet}.",
                     code="raise_not_higher",
-                    lance=lance,
+                    lance=lance_term(lance),
                     stones=action.stones,
                     bet=bet,
                 )
@@ -351,25 +357,32 @@ def _resolve(
             by = action.stones if action.stones is not None else min_envite
             if by < 1:
                 raise BettingError(
-                    f"In {lance}, a raise must be of at least one stone ('una más'), not {by}.",
+                    "In {lance}, a raise must be of at least one stone ('una más'), not {stones}.",
                     code="raise_too_small",
-                    lance=lance,
+                    lance=lance_term(lance),
                     stones=by,
                 )
             deje, bet = bet, bet + by
         bettor = answering
     raise BettingError(
-        f"In {lance}, the last bet ('{actions[-1]}') was never answered: add quiero or no quiero.",
+        "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
         code="unanswered_bet",
-        lance=lance,
+        lance=lance_term(lance),
+        action=str(actions[-1]),
     )
 
 
-def _not_played_message(lance: str, speakers: tuple[int, ...]) -> str:
+def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
     if not speakers:
-        return f"Nobody could bet in {lance}: no player has {lance}."
-    side = SIDE_NAMES[speakers[0] % 2]
-    return (
-        f"Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet "
-        "only when both pairs have it."
+        return BettingError(
+            "Nobody could bet in {lance}: no player has {lance}.",
+            code="lance_nobody_has",
+            lance=lance_term(lance),
+        )
+    return BettingError(
+        "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet only "
+        "when both pairs have it.",
+        code="lance_not_played",
+        lance=lance_term(lance),
+        side=SIDE_NAMES[speakers[0] % 2],
     )

@@ -89,9 +89,9 @@ def parse_card(text: object) -> Card:
     """One card from its text form, or a CardError that names the card."""
     if not isinstance(text, str):
         raise CardError(
-            f"A card is written as text like 'Ro' or '7c', not {text!r}.",
+            "A card is written as text like 'Ro' or '7c', not {card}.",
             code="card_format",
-            card=repr(text),
+            card=repr(text)[:40],
         )
     key = " ".join(text.strip().lower().split())
     index = _LOOKUP.get(key)
@@ -104,26 +104,28 @@ def _unknown_card(text: str) -> CardError:
     key = text.strip().lower()
     if key[:1] in ("8", "9"):
         return CardError(
-            f"'{text}' is not in the Spanish deck: Mus is played without 8s and 9s.",
+            "'{card}' is not in the Spanish deck: Mus is played without 8s and 9s.",
             code="no_8_9",
-            card=text,
+            card=text[:40],
         )
     return CardError(
-        f"'{text}' is not a card. Write the rank (1-7, S sota, C caballo, R rey) then the suit "
+        "'{card}' is not a card. Write the rank (1-7, S sota, C caballo, R rey) then the suit "
         "(o oros, c copas, e espadas, b bastos), for example 'Ro' or '7c'.",
         code="unknown_card",
-        card=text,
+        card=text[:40],
     )
 
 
 def parse_hand(text: object, seat_label: str = "") -> tuple[Card, ...]:
     """Four distinct cards from ``"Ro Rc 7e 1b"`` or a list of four card texts."""
-    _, indices = _parse_hand_cached(_hand_key(text, seat_label), seat_label)
+    try:
+        _, indices = _parse_hand_cached(_hand_key(text))
+    except CardError as error:
+        raise error.for_seat(seat_label) from None
     return tuple(DECK[i] for i in indices)
 
 
-def _hand_key(text: object, seat_label: str) -> tuple[str, ...]:
-    where = f" for {seat_label}" if seat_label else ""
+def _hand_key(text: object) -> tuple[str, ...]:
     if isinstance(text, str):
         tokens = tuple(text.replace(",", " ").split())
         # a card may be written with a space ("7 copas"): rejoin rank + suit name
@@ -134,23 +136,23 @@ def _hand_key(text: object, seat_label: str) -> tuple[str, ...]:
         for token in tokens:
             if not isinstance(token, str):
                 raise CardError(
-                    f"A card is written as text like 'Ro' or '7c', not {token!r}{where}.",
+                    "A card is written as text like 'Ro' or '7c', not {card}.",
                     code="card_format",
                     card=repr(token)[:40],
-                    seat=seat_label,
                 )
     else:
         raise CardError(
-            f"The cards{where} must be text like 'Ro Rc 7e 1b' or a list of four cards.",
+            "The cards must be text like 'Ro Rc 7e 1b' or a list of four cards.",
             code="hand_format",
-            seat=seat_label,
         )
     if len(tokens) != 4:
         raise CardError(
-            f"A hand has exactly 4 cards, but {len(tokens)} were given{where}.",
+            (
+                "A hand has exactly 4 cards, but {count} was given.",
+                "A hand has exactly 4 cards, but {count} were given.",
+            ),
             code="hand_size",
             count=len(tokens),
-            seat=seat_label,
         )
     return tokens
 
@@ -159,8 +161,7 @@ _ALL_SUIT_WORDS = frozenset(SUITS)
 
 
 @lru_cache(maxsize=1 << 17)
-def _parse_hand_cached(tokens: tuple, seat_label: str) -> tuple[int, tuple[int, ...]]:
-    where = f" for {seat_label}" if seat_label else ""
+def _parse_hand_cached(tokens: tuple) -> tuple[int, tuple[int, ...]]:
     indices = []
     mask = 0
     for token in tokens:
@@ -168,11 +169,10 @@ def _parse_hand_cached(tokens: tuple, seat_label: str) -> tuple[int, tuple[int, 
         bit = 1 << card.index
         if mask & bit:
             raise CardError(
-                f"The {card_name(card)} ({card.code}) appears twice{where}; "
-                "each card is in the deck once.",
-                code="duplicate_card",
+                "The {name} ({card}) appears twice in one hand; each card is in the deck once.",
+                code="card_twice_in_hand",
+                name=card_name(card),
                 card=card.code,
-                seat=seat_label,
             )
         mask |= bit
         indices.append(card.index)
@@ -184,7 +184,10 @@ def hand_mask_and_ranks(text: object, seat_label: str = "") -> tuple[int, tuple[
     wrong with it. The slow path: hand.hand_values reads the plain case (in C, or by summing
     CARD_CODES) and comes here only for long names, lists of cards, or a mistake to explain.
     """
-    mask, indices = _parse_hand_cached(_hand_key(text, seat_label), seat_label)
+    try:
+        mask, indices = _parse_hand_cached(_hand_key(text))
+    except CardError as error:
+        raise error.for_seat(seat_label) from None
     return mask, _RANKS_OF[indices]
 
 

@@ -4,7 +4,11 @@ Responsible for: the one family of exceptions the engine raises for input a play
 can correct. Every message says what is wrong and, where it helps, how to fix it, in words a
 player understands (lance, card, number). Each error carries a stable ``code``, its message text
 (an English gettext id with named blanks) and the ``params`` that fill it, so any layer can
-render it in the reader's language (scoring.messages).
+render it in the reader's language (scoring.messages). One code names one text. A word the
+reader's language translates (a lance, a seat) is a ``Term``; a part of a message worded per
+language (why a lance went to a pair) is a ``Phrase``; a value the input gave is shown back
+through ``shown``. The Spanish of every text is in scoring/locale/es (the ``errors`` catalog),
+so the engine speaks Spanish without Django (``python -m scoring --lang es``).
 
 Must not: be raised for bugs. A bug inside the engine is any other exception.
 
@@ -13,7 +17,45 @@ Terms: lance (grande, chica, pares, juego, punto), envite, deje, órdago, mano, 
 
 from __future__ import annotations
 
-from scoring.messages import MessageError, gettext_noop
+from typing import Any
+
+from scoring.messages import MessageError, Term, gettext_noop
+
+#: the lances as a message shows them: words the reader's language translates
+LANCE_TERMS = {
+    "grande": Term("grande"),
+    "chica": Term("chica"),
+    "pares": Term("pares"),
+    "juego": Term("juego"),
+    "punto": Term("punto"),
+}
+#: the seats counted from mano (scoring.hand.SEAT_NAMES) as a message shows them
+SEAT_TERMS = {
+    "mano": Term("mano"),
+    "second": Term("second"),
+    "third": Term("third"),
+    "postre": Term("postre"),
+}
+
+
+def lance_term(name: str) -> Term:
+    """A lance's name as a message param ("a lance" when the caller named none)."""
+    if not name:
+        return Term("a lance")
+    return LANCE_TERMS.get(name) or Term(name)
+
+
+def seat_term(name: str) -> Term:
+    """A seat's name (mano, second, third, postre) as a message param."""
+    return SEAT_TERMS.get(name) or Term(name)
+
+
+def shown(value: Any) -> Any:
+    """A value the input gave, as a message shows it back: a whole number as it is, anything
+    else as Python writes it (text in quotes), cut to 40 characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**12:
+        return value
+    return repr(value)[:40]
 
 
 class ScoringError(MessageError, ValueError):
@@ -21,11 +63,26 @@ class ScoringError(MessageError, ValueError):
 
     code = "invalid"
 
+    def for_seat(self, seat: str) -> ScoringError:
+        """Name the player whose cards the error is about ("The mano's cards: …"); returns
+        self. Nothing is added when ``seat`` is empty (a hand given on its own)."""
+        if seat and "seat" not in self.params:
+            self.add_context(gettext_noop("The {seat}'s cards: {error}"), seat=seat_term(seat))
+        return self
+
     def in_hand(self, number: int) -> ScoringError:
         """Name the hand of a match the error is about ("Hand 3: …"), once; returns self."""
         if "hand" not in self.params:
             self.add_context(gettext_noop("Hand {hand}: {error}"), hand=number)
         return self
+
+
+class Phrase(MessageError):
+    """A part of another error's message that the reader's language words its own way (why a
+    lance went to a pair, which match a record is). Shown in that message's blank, rendered in
+    the same language; never raised."""
+
+    code = "phrase"
 
 
 class RuleSetError(ScoringError):

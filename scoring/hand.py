@@ -44,7 +44,6 @@ from scoring.cards import (
     PACKED_SHIFTS,
     PACKED_WIDTHS,
     PAR,
-    PARES_NAMES,
     PARES_NONE,
     HandValue,
     hand_mask_and_ranks,
@@ -53,7 +52,8 @@ from scoring.cards import (
     multiset_values,
     value_table,
 )
-from scoring.errors import CardError, DeclarationError
+from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
+from scoring.messages import Term
 from scoring.rules import Real31, RuleSet
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
@@ -65,6 +65,13 @@ C_SPEEDUP = _situations is not None
 
 LANCES = ("grande", "chica", "pares", "juego")
 SEAT_NAMES = ("mano", "second", "third", "postre")
+#: PARES_NAMES as a message shows them: words the reader's language translates
+_PARES_TERMS = {
+    PARES_NONE: Term("none"),
+    PAR: Term("par"),
+    MEDIAS: Term("medias"),
+    DUPLES: Term("duples"),
+}
 
 #: Juego declarations: 0 no juego, 31-37 or 40 the exact juego, JUEGO_OTHER a juego that is
 #: not 31 (its number not given), JUEGO_REAL a 31 real.
@@ -148,26 +155,56 @@ class LanceResult(NamedTuple):
 
     @property
     def reason(self) -> str:
+        """Why the lance went where it did, in English (``explanation`` in any language)."""
+        return self.explanation.message
+
+    @property
+    def explanation(self) -> Phrase:
+        """Why the lance went where it did, as a message part any language can render."""
+        lance = lance_term(self.lance)
         if self.side is None:
-            return f"nobody has {self.lance}"
-        who = f"pareja {SIDE_NAMES[self.side]}"
+            return Phrase("nobody has {lance}", code="reason_nobody", lance=lance)
+        side = SIDE_NAMES[self.side]
         if self.outcome is Outcome.NO_QUERIDO:
-            return f"{who} bet and the envite was refused (no quiero)"
+            return Phrase(
+                "pareja {side} bet and the envite was refused (no quiero)",
+                code="reason_refused",
+                side=side,
+            )
         if self.outcome is Outcome.NOT_PLAYED and self.lance in ("pares", "juego"):
-            return f"only {who} has {self.lance}"
+            return Phrase(
+                "only pareja {side} has {lance}", code="reason_only", side=side, lance=lance
+            )
         best = self.best
         if best is None:
-            return f"{who} won {self.lance} (declared)"
+            return Phrase(
+                "pareja {side} won {lance} (declared)",
+                code="reason_declared",
+                side=side,
+                lance=lance,
+            )
         mine = best.describe(self.lance)
         other = self.other
         if other is None:
-            return f"{mine}; the other pair has no {self.lance}"
+            return Phrase(
+                "{mine}; the other pair has no {lance}", code="reason_alone", mine=mine, lance=lance
+            )
         theirs = other.describe(self.lance)
         if self.tie:
-            return f"{mine} ties with {theirs}; the player nearer mano wins"
+            return Phrase(
+                "{mine} ties with {theirs}; the player nearer mano wins",
+                code="reason_tie",
+                mine=mine,
+                theirs=theirs,
+            )
         if best.real and self.lance == "juego" and best.points == other.points:
-            return f"{mine} beats {theirs} (31 real, whatever the seat)"
-        return f"{mine} beats {theirs}"
+            return Phrase(
+                "{mine} beats {theirs} (31 real, whatever the seat)",
+                code="reason_real",
+                mine=mine,
+                theirs=theirs,
+            )
+        return Phrase("{mine} beats {theirs}", code="reason_beats", mine=mine, theirs=theirs)
 
 
 class HandScore(NamedTuple):
@@ -251,11 +288,11 @@ def _raise_dealt_twice(masks: tuple[int, ...]) -> None:
         if seen & mask:
             card = next(c for c in DECK if mask & seen & (1 << c.index))
             raise CardError(
-                f"The {card_name(card)} ({card.code}) was dealt to two players; each card is in "
-                "the deck once.",
+                "The {name} ({card}) was dealt to two players; each card is in the deck once.",
                 code="duplicate_card",
+                name=card_name(card),
                 card=card.code,
-                seat=SEAT_NAMES[seat],
+                seat=seat_term(SEAT_NAMES[seat]),
             )
         seen |= mask
 
@@ -545,10 +582,11 @@ def _check_nothing_after_ordago(
         if any(a.act is not Act.PASO for a in bets[later]):
             lance = LANCES[later] if later < 3 or anybody_juego else "punto"
             raise DeclarationError(
-                f"The órdago accepted in {name} ended the game: nothing can be bet in {lance} "
-                "after it.",
+                "The órdago accepted in {ordago_lance} ended the game: nothing can be bet in "
+                "{lance} after it.",
                 code="bet_after_ordago",
-                lance=lance,
+                lance=lance_term(lance),
+                ordago_lance=lance_term(name),
             )
 
 
@@ -559,15 +597,16 @@ def _check_claim(decl: Declarations, name: str, side: int | None) -> None:
         return
     if side is None:
         raise DeclarationError(
-            f"Nobody has {name}, so no pair can have won it; leave its winner out.",
-            code=f"winner_without_{name}",
-            lance=name,
+            "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+            code="winner_nobody_has",
+            lance=lance_term(name),
         )
     raise DeclarationError(
-        f"Pareja {SIDE_NAMES[declared]} cannot have won {name}: only pareja "
-        f"{SIDE_NAMES[side]} has {name}.",
-        code=f"winner_without_{name}",
-        lance=name,
+        "Pareja {declared} cannot have won {lance}: only pareja {side} has {lance}.",
+        code="winner_not_held",
+        lance=lance_term(name),
+        declared=SIDE_NAMES[declared],
+        side=SIDE_NAMES[side],
     )
 
 
@@ -575,10 +614,12 @@ def _check_declared_winner(decl: Declarations, name: str, result: LanceResult) -
     declared = decl.winners.get(name)
     if declared is not None and declared != result.side:
         raise DeclarationError(
-            f"Pareja {SIDE_NAMES[declared]} was entered as the winner of {name}, but the cards "
-            f"say otherwise: {result.reason}.",
+            "Pareja {declared} was entered as the winner of {lance}, but the cards say "
+            "otherwise: {reason}.",
             code="winner_contradicts_cards",
-            lance=name,
+            lance=lance_term(name),
+            declared=SIDE_NAMES[declared],
+            reason=result.explanation,
         )
 
 
@@ -594,15 +635,11 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
     """The winner of a lance entered without cards: declared, or derived where it can be."""
     declared = decl.winners.get(name)
     derived = None
-    why = ""
+    seat = -1  # the seat whose juego or punto is the best, when that decided it
     if index == 2:
         best = [max(decl.pares[0], decl.pares[2]), max(decl.pares[1], decl.pares[3])]
         if best[0] != best[1]:
             derived = 0 if best[0] > best[1] else 1
-            why = (
-                f"pareja {SIDE_NAMES[derived]} has {PARES_NAMES[best[derived]]} and pareja "
-                f"{SIDE_NAMES[1 - derived]} only {PARES_NAMES[best[1 - derived]]}"
-            )
     elif index == 3 and name == "juego":
         values = decl.juego
         if all(v != JUEGO_OTHER for v in values):
@@ -614,27 +651,51 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
             ]
             seat = max(range(4), key=lambda s: (ranks[s], -s))
             derived = seat % 2
-            why = f"the {SEAT_NAMES[seat]}'s juego is the best"
     elif index == 3 and decl.punto is not None:
         seat = max(range(4), key=lambda s: (decl.punto[s], -s))
         derived = seat % 2
-        why = f"the {SEAT_NAMES[seat]}'s punto of {decl.punto[seat]} is the best"
     if declared is None:
         if derived is None:
             raise DeclarationError(
-                f"Who won {name}? Without the cards the winner of each lance that was seen must "
+                "Who won {lance}? Without the cards the winner of each lance that was seen must "
                 "be given.",
                 code="winner_missing",
-                lance=name,
+                lance=lance_term(name),
             )
         return derived
     if derived is not None and declared != derived:
         raise DeclarationError(
-            f"Pareja {SIDE_NAMES[declared]} cannot have won {name}: {why}.",
+            "Pareja {declared} cannot have won {lance}: {why}.",
             code="winner_contradicts",
-            lance=name,
+            lance=lance_term(name),
+            declared=SIDE_NAMES[declared],
+            why=_why(decl, name, derived, seat),
         )
     return declared
+
+
+def _why(decl: Declarations, name: str, derived: int, seat: int) -> Phrase:
+    """Why the declarations give a lance to the pair ``derived`` (the error path only)."""
+    if name == "pares":
+        best = [max(decl.pares[0], decl.pares[2]), max(decl.pares[1], decl.pares[3])]
+        return Phrase(
+            "pareja {side} has {kind} and pareja {other} only {other_kind}",
+            code="why_pares",
+            side=SIDE_NAMES[derived],
+            kind=_PARES_TERMS[best[derived]],
+            other=SIDE_NAMES[1 - derived],
+            other_kind=_PARES_TERMS[best[1 - derived]],
+        )
+    if name == "juego":
+        return Phrase(
+            "the {seat}'s juego is the best", code="why_juego", seat=seat_term(SEAT_NAMES[seat])
+        )
+    return Phrase(
+        "the {seat}'s punto of {punto} is the best",
+        code="why_punto",
+        seat=seat_term(SEAT_NAMES[seat]),
+        punto=decl.punto[seat],
+    )
 
 
 def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
@@ -642,28 +703,34 @@ def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
         kind = decl.pares[seat]
         if kind not in (PARES_NONE, PAR, MEDIAS, DUPLES):
             raise DeclarationError(
-                f"The {SEAT_NAMES[seat]}'s pares must be none, par, medias or duples.",
+                "The {seat}'s pares must be none, par, medias or duples.",
                 code="pares_value",
-                seat=SEAT_NAMES[seat],
+                seat=seat_term(SEAT_NAMES[seat]),
             )
         j = decl.juego[seat]
         if j not in JUEGO_VALUES and j not in (JUEGO_NONE, JUEGO_OTHER, JUEGO_REAL):
             if j in (38, 39):
-                message = (
-                    f"The {SEAT_NAMES[seat]} cannot have {j} in juego: with no 8s or 9s in the "
-                    "deck, juego is 31, 32, 33, 34, 35, 36, 37 or 40."
+                raise DeclarationError(
+                    "The {seat} cannot have {value} in juego: with no 8s or 9s in the deck, "
+                    "juego is 31, 32, 33, 34, 35, 36, 37 or 40.",
+                    code="juego_no_8_9",
+                    seat=seat_term(SEAT_NAMES[seat]),
+                    value=j,
                 )
-            elif isinstance(j, int) and 4 <= j <= 30:
-                message = (
-                    f"The {SEAT_NAMES[seat]}'s {j} is not juego (juego is 31 or more): "
-                    "declare it as punto."
+            if isinstance(j, int) and 4 <= j <= 30:
+                raise DeclarationError(
+                    "The {seat}'s {value} is not juego (juego is 31 or more): declare it as punto.",
+                    code="juego_is_punto",
+                    seat=seat_term(SEAT_NAMES[seat]),
+                    value=j,
                 )
-            else:
-                message = (
-                    f"The {SEAT_NAMES[seat]} cannot have {j!r} in juego: juego is 31, 32, 33, "
-                    "34, 35, 36, 37 or 40."
-                )
-            raise DeclarationError(message, code="juego_value", seat=SEAT_NAMES[seat], value=j)
+            raise DeclarationError(
+                "The {seat} cannot have {value} in juego: juego is 31, 32, 33, 34, 35, 36, 37 "
+                "or 40.",
+                code="juego_value",
+                seat=seat_term(SEAT_NAMES[seat]),
+                value=shown(j),
+            )
     anybody = any(decl.juego)
     if decl.punto is not None:
         if anybody:
@@ -674,30 +741,32 @@ def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
         for seat, p in enumerate(decl.punto):
             if isinstance(p, bool) or not isinstance(p, int) or not 4 <= p <= 30:
                 raise DeclarationError(
-                    f"The {SEAT_NAMES[seat]}'s punto must be from 4 to 30, not {p!r}.",
+                    "The {seat}'s punto must be from 4 to 30, not {value}.",
                     code="punto_value",
-                    seat=SEAT_NAMES[seat],
-                    value=p,
+                    seat=seat_term(SEAT_NAMES[seat]),
+                    value=shown(p),
                 )
     if "juego" in decl.winners and not anybody:
         raise DeclarationError(
             "Nobody declared juego, so punto was played: give the winner of punto, not of juego.",
             code="winner_without_juego",
-            lance="juego",
+            lance=lance_term("juego"),
         )
     if "punto" in decl.winners and anybody:
         raise DeclarationError(
             "Punto is played only when nobody has juego, but juego was declared: give the "
             "winner of juego.",
             code="winner_without_punto",
-            lance="punto",
+            lance=lance_term("punto"),
         )
     for lance, side in decl.winners.items():
         if lance not in ("grande", "chica", "pares", "juego", "punto") or side not in (0, 1):
             raise DeclarationError(
-                f"A lance winner is the pair 'mano' or 'postre' in grande, chica, pares, juego "
-                f"or punto (got {lance!r}: {side!r}).",
+                "A lance winner is the pair 'mano' or 'postre' in grande, chica, pares, juego "
+                "or punto (got {lance}: {side}).",
                 code="winner_format",
+                lance=shown(lance),
+                side=shown(side),
             )
 
 
@@ -706,18 +775,20 @@ def _check_against_cards(rules: RuleSet, decl: Declarations, cards: tuple[HandVa
     for seat in range(4):
         if decl.pares[seat] != honest.pares[seat]:
             raise DeclarationError(
-                f"The {SEAT_NAMES[seat]} declared {PARES_NAMES[decl.pares[seat]]} in pares but "
-                f"holds {cards[seat].describe('pares')}.",
+                "The {seat} declared {declared} in pares but holds {holds}.",
                 code="pares_contradicts_cards",
-                seat=SEAT_NAMES[seat],
+                seat=seat_term(SEAT_NAMES[seat]),
+                declared=_PARES_TERMS[decl.pares[seat]],
+                holds=cards[seat].describe("pares"),
             )
         punto_known = decl.punto is not None and honest.punto is not None
         if punto_known and decl.punto[seat] != honest.punto[seat]:
             raise DeclarationError(
-                f"The {SEAT_NAMES[seat]} declared punto {decl.punto[seat]} but the cards "
-                f"add up to {honest.punto[seat]}.",
+                "The {seat} declared punto {declared} but the cards add up to {points}.",
                 code="punto_contradicts_cards",
-                seat=SEAT_NAMES[seat],
+                seat=seat_term(SEAT_NAMES[seat]),
+                declared=decl.punto[seat],
+                points=honest.punto[seat],
             )
         declared, real = decl.juego[seat], honest.juego[seat]
         ok = (
@@ -727,18 +798,20 @@ def _check_against_cards(rules: RuleSet, decl: Declarations, cards: tuple[HandVa
         )
         if not ok:
             raise DeclarationError(
-                f"The {SEAT_NAMES[seat]} declared {_juego_words(declared)} but the cards "
-                f"add up to {cards[seat].points}.",
+                "The {seat} declared {declared} but the cards add up to {points}.",
                 code="juego_contradicts_cards",
-                seat=SEAT_NAMES[seat],
+                seat=seat_term(SEAT_NAMES[seat]),
+                declared=_juego_words(declared),
+                points=cards[seat].points,
             )
 
 
 def _juego_words(declared: int) -> str:
+    """What a player declared in juego, as a message shows it ("juego 33" needs no words)."""
     if declared == JUEGO_NONE:
-        return "no juego"
+        return Term("no juego")
     if declared == JUEGO_OTHER:
-        return "a juego other than 31"
+        return Term("a juego other than 31")
     if declared == JUEGO_REAL:
-        return "31 real"
+        return Term("31 real")
     return f"juego {declared}"

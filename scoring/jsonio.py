@@ -16,7 +16,7 @@ from typing import Any
 from scoring._speedup import load as load_speedup
 from scoring.betting import SIDE_NAMES, Action, parse_action
 from scoring.cards import DUPLES, MEDIAS, PAR, PARES_NAMES, PARES_NONE
-from scoring.errors import FormatError, ScoringError
+from scoring.errors import FormatError, ScoringError, lance_term, shown
 from scoring.hand import (
     JUEGO_NONE,
     JUEGO_OTHER,
@@ -37,6 +37,7 @@ from scoring.match import (
     play_match,
     record_games,
 )
+from scoring.messages import Term
 from scoring.rules import RuleSet
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
@@ -57,23 +58,29 @@ _EMPTY: tuple[Action, ...] = ()
 
 def _require_dict(value: Any, what: str) -> dict:
     if not isinstance(value, dict):
-        raise FormatError(f"{what} must be a JSON object.", code="not_object", field=what)
+        raise FormatError("{field} must be a JSON object.", code="not_object", field=what)
     return value
 
 
-def _require_list(value: Any, what: str, length: int | None = None, each: str = "") -> list:
+def _require_list(
+    value: Any, what: str, length: int | None = None, each: Term | None = None
+) -> list:
     if not isinstance(value, list):
-        raise FormatError(f"{what} must be a list.", code="not_list", field=what)
+        raise FormatError("{field} must be a list.", code="not_list", field=what)
     if length is not None and len(value) != length:
         raise FormatError(
-            f"{what} must have {length} entries{each}; it has {len(value)}.",
+            "{field} must have {length} entries, {each}; it has {count}.",
             code="wrong_length",
             field=what,
+            length=length,
+            each=each,
+            count=len(value),
         )
     return value
 
 
-_PER_PLAYER = ", one per player in seat order from mano"
+_PER_PLAYER = Term("one per player in seat order from mano")
+_PER_PAIR = Term("one per pair: [A, B]")
 
 
 _HAND_KEYS = frozenset(("cards", "bets", "declarations"))
@@ -83,14 +90,15 @@ _BET_KEYS = frozenset(("grande", "chica", "pares", "juego", "punto"))
 def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
     """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``."""
     if not isinstance(data, dict):
-        raise FormatError("A hand must be a JSON object.", code="not_object", field="hand")
+        raise FormatError("{field} must be a JSON object.", code="not_object", field="hand")
     if not _HAND_KEYS.issuperset(data):
         unknown = data.keys() - _HAND_KEYS
         raise FormatError(
-            f"Unknown field {sorted(unknown)[0]!r} in a hand; the fields are cards, bets and "
-            "declarations.",
+            "Unknown field '{field}' in {where}; the fields are {fields}.",
             code="unknown_field",
-            field=sorted(unknown)[0],
+            field=str(sorted(unknown)[0])[:40],
+            where=Term("a hand"),
+            fields=["cards", "bets", "declarations"],
         )
     bets_data = data.get("bets")
     bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
@@ -134,16 +142,14 @@ def _bets_from_json(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
 
 def _parse_bets(bets_data: Any) -> tuple[tuple[Action, ...], ...]:
     if not isinstance(bets_data, dict):
-        raise FormatError(
-            "'bets' must be an object with one list per lance.", code="not_object", field="bets"
-        )
+        raise FormatError("{field} must be a JSON object.", code="not_object", field="bets")
     if bets_data.keys() - _BET_KEYS:
         name = sorted(bets_data.keys() - _BET_KEYS)[0]
         raise FormatError(
-            f"'{name}' is not a lance; bets are given for grande, chica, pares and juego "
+            "'{field}' is not a lance; bets are given for grande, chica, pares and juego "
             "(or punto).",
             code="unknown_lance",
-            field=name,
+            field=str(name)[:40],
         )
     if "juego" in bets_data and "punto" in bets_data:
         raise FormatError(
@@ -180,7 +186,7 @@ def _check_punto_key(record: HandRecord) -> None:
         raise FormatError(
             "Bets were given for punto, but a player has juego: punto is played only when "
             "nobody has juego. Give them as juego.",
-            code="punto_with_juego",
+            code="punto_bets_with_juego",
             field="bets.punto",
         )
 
@@ -193,9 +199,10 @@ def declarations_from_json(data: Any) -> Declarations:
         key = str(raw).lower() if raw is not None else "none"
         if key not in _PARES_WORDS:
             raise FormatError(
-                f"Pares is declared as none, par, medias or duples, not {raw!r}.",
+                "Pares is declared as none, par, medias or duples, not {value}.",
                 code="pares_word",
                 field="declarations.pares",
+                value=shown(raw),
             )
         pares.append(_PARES_WORDS[key])
     juego_raw = _require_list(data.get("juego", [None] * 4), "declarations.juego", 4, _PER_PLAYER)
@@ -208,9 +215,11 @@ def declarations_from_json(data: Any) -> Declarations:
     for lance, side in winners_raw.items():
         if not isinstance(side, str) or side not in _SIDES:
             raise FormatError(
-                f"The winner of {lance} is the pair 'mano' or 'postre', not {side!r}.",
+                "The winner of {lance} is the pair 'mano' or 'postre', not {value}.",
                 code="winner_word",
-                field=f"declarations.winners.{lance}",
+                field=f"declarations.winners.{lance}"[:60],
+                lance=lance_term(str(lance)[:40]),
+                value=shown(side),
             )
         winners[lance] = _SIDES[side]
     return Declarations(tuple(pares), tuple(juego), punto, winners)  # type: ignore[arg-type]
@@ -228,9 +237,10 @@ def _juego_from_json(raw: Any) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw  # the engine checks it is a possible juego
     raise FormatError(
-        f"Juego is declared as none, 31, 32 … 37, 40, 'other' or '31 real', not {raw!r}.",
+        "Juego is declared as none, 31, 32 … 37, 40, 'other' or '31 real', not {value}.",
         code="juego_word",
         field="declarations.juego",
+        value=shown(raw),
     )
 
 
@@ -243,7 +253,12 @@ def team_from_json(raw: Any, field: str) -> int:
         return 0
     if raw in ("B", "b", 1):
         return 1
-    raise FormatError(f"{field} is pareja 'A' or 'B', not {raw!r}.", code="team_word", field=field)
+    raise FormatError(
+        "{field} is pareja 'A' or 'B', not {value}.",
+        code="team_word",
+        field=field,
+        value=shown(raw),
+    )
 
 
 def games_from_json(data: Any) -> list[GameEntry]:
@@ -254,9 +269,7 @@ def games_from_json(data: Any) -> list[GameEntry]:
         if stones is not None:
             if isinstance(stones, dict):
                 stones = [stones.get("A"), stones.get("B")]
-            stones = tuple(
-                _require_list(stones, f"games[{number}].stones", 2, ", one per pair: [A, B]")
-            )
+            stones = tuple(_require_list(stones, f"games[{number}].stones", 2, _PER_PAIR))
         winner = raw.get("winner")
         winner = team_from_json(winner, f"games[{number}].winner") if winner is not None else None
         games.append(GameEntry(stones, winner, bool(raw.get("ordago", False))))
@@ -342,7 +355,7 @@ def outcome_to_json(number: int, outcome: HandOutcome) -> dict[str, Any]:
 
 def run(request: Any) -> dict[str, Any]:
     """Answer one request: ``hand``, ``hands`` (a match) or ``games`` (quick entry)."""
-    request = _require_dict(request, "The request")
+    request = _require_dict(request, "request")
     kinds = [k for k in ("hand", "hands", "games") if k in request]
     if len(kinds) != 1:
         raise FormatError(
@@ -354,9 +367,11 @@ def run(request: Any) -> dict[str, Any]:
     unknown = request.keys() - allowed
     if unknown:
         raise FormatError(
-            f"Unknown field {sorted(unknown)[0]!r} in the request.",
+            "Unknown field '{field}' in {where}; the fields are {fields}.",
             code="unknown_field",
-            field=sorted(unknown)[0],
+            field=str(sorted(unknown)[0])[:40],
+            where=Term("the request"),
+            fields=sorted(allowed),
         )
     rules = rules_from_json(request.get("rules"))
     kind = kinds[0]
@@ -377,7 +392,9 @@ def run(request: Any) -> dict[str, Any]:
         first = request.get("first_mano", "A1")
         if first not in POSITIONS:
             raise FormatError(
-                f"first_mano is one of A1, B1, A2, B2, not {first!r}.", code="first_mano"
+                "first_mano is one of A1, B1, A2, B2, not {value}.",
+                code="first_mano",
+                value=shown(first),
             )
         state, outcomes = play_match(rules, records, POSITIONS.index(first))
         return {

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError
+from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, shown
 from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.rules import RuleSet
 
@@ -61,7 +61,9 @@ class MatchState:
     def start(cls, rules: RuleSet, first_mano: int = 0) -> MatchState:
         if first_mano not in (0, 1, 2, 3):
             raise GameEntryError(
-                "The first mano is a seat from 0 to 3 (A1, B1, A2, B2).", code="first_mano"
+                "The first mano is a seat from 0 to 3 (A1, B1, A2, B2), not {value}.",
+                code="first_mano_seat",
+                value=shown(first_mano),
             )
         return cls(rules, first_mano, mano=first_mano, game_first_mano=first_mano)
 
@@ -93,10 +95,12 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
     """Score a hand and add it to the match. Returns the new state; the old one is unchanged."""
     if state.finished:
         raise EntryAfterEnd(
-            f"The match is over: pareja {TEAMS[state.winner]} won it "
-            f"{state.vacas[state.winner]}-{state.vacas[1 - state.winner]} in vacas. "
-            "No more hands can be entered.",
+            "The match is over: pareja {winner} won it {won}-{lost} in vacas. No more hands can "
+            "be entered.",
             code="match_over",
+            winner=TEAMS[state.winner],
+            won=state.vacas[state.winner],
+            lost=state.vacas[1 - state.winner],
         )
     score = score_hand(state.rules, record)
     target = state.rules.stones_per_game
@@ -199,80 +203,101 @@ def record_games(
     target = rules.stones_per_game
     state = MatchState.start(rules)
     for number, entry in enumerate(games, start=1):
-        where = f"Game {number}"
         if state.finished:
             raise EntryAfterEnd(
-                f"{where} was entered after the match was decided: pareja "
-                f"{TEAMS[state.winner]} had already won it.",
+                "Game {game} was entered after the match was decided: pareja {winner} had "
+                "already won it.",
                 code="game_after_match",
                 game=number,
+                winner=TEAMS[state.winner],
             )
-        winner = _game_winner(entry, target, where, number)
+        winner = _game_winner(entry, target, number)
         stones = entry.stones if entry.stones is not None else (0, 0)
         state, _ = _end_game(state, stones, winner, entry.ordago)
     if complete and not state.finished:
         need = rules.games_per_vaca
         raise GameEntryError(
-            f"The match is not finished: in vacas A {state.vacas[0]} - B {state.vacas[1]}, "
-            f"in the current vaca A {state.vaca_games[0]} - B {state.vaca_games[1]} games "
-            f"({need} win a vaca, {rules.vacas_per_match} the match).",
+            "The match is not finished: in vacas A {vacas_a} - B {vacas_b}, in the current vaca "
+            "A {games_a} - B {games_b} games ({need} win a vaca, {vacas} the match).",
             code="match_not_finished",
+            vacas_a=state.vacas[0],
+            vacas_b=state.vacas[1],
+            games_a=state.vaca_games[0],
+            games_b=state.vaca_games[1],
+            need=need,
+            vacas=rules.vacas_per_match,
         )
     return state
 
 
-def _game_winner(entry: GameEntry, target: int, where: str, number: int) -> int:
+def _game_winner(entry: GameEntry, target: int, number: int) -> int:
     if entry.winner is not None and entry.winner not in (0, 1):
-        raise GameEntryError(f"{where}: the winner is pareja A or B.", code="winner_format")
+        raise GameEntryError(
+            "Game {game}: the winner is pareja A or B.", code="game_winner_format", game=number
+        )
     if entry.stones is None:
         if entry.winner is None:
             raise GameEntryError(
-                f"{where}: give the final stones or who won it.", code="game_empty", game=number
+                "Game {game}: give the final stones or who won it.", code="game_empty", game=number
             )
         return entry.winner
     a, b = entry.stones
     for value in (a, b):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise GameEntryError(
-                f"{where}: stones are whole numbers from 0 up, not {value!r}.",
+                "Game {game}: stones are whole numbers from 0 up, not {value}.",
                 code="stones_value",
                 game=number,
+                value=shown(value),
             )
     if entry.ordago:
         if entry.winner is None:
             raise GameEntryError(
-                f"{where} was won by an órdago: say which pair won it.",
+                "Game {game} was won by an órdago: say which pair won it.",
                 code="ordago_winner_missing",
                 game=number,
             )
         if a >= target or b >= target:
             raise GameEntryError(
-                f"{where}: a game won by órdago ends before anybody reaches {target}, "
-                f"but the stones are {a}-{b}.",
+                "Game {game}: a game won by órdago ends before anybody reaches {target}, but "
+                "the stones are {a}-{b}.",
                 code="ordago_after_target",
                 game=number,
+                target=target,
+                a=a,
+                b=b,
             )
         return entry.winner
     if a >= target and b >= target:
         raise GameEntryError(
-            f"{where}: both pairs have {target} or more ({a}-{b}). Only the first to reach "
-            f"{target} wins, and the game stops there: the loser ends below {target}.",
+            "Game {game}: both pairs have {target} or more ({a}-{b}). Only the first to reach "
+            "{target} wins, and the game stops there: the loser ends below {target}.",
             code="both_at_target",
             game=number,
+            target=target,
+            a=a,
+            b=b,
         )
     if a < target and b < target:
         raise GameEntryError(
-            f"{where} is not finished: neither pair reached {target} ({a}-{b}). If it was won "
-            "by an órdago, mark it so.",
+            "Game {game} is not finished: neither pair reached {target} ({a}-{b}). If it was "
+            "won by an órdago, mark it so.",
             code="game_not_finished",
             game=number,
+            target=target,
+            a=a,
+            b=b,
         )
     winner = 0 if a >= target else 1
     if entry.winner is not None and entry.winner != winner:
         raise GameEntryError(
-            f"{where}: pareja {TEAMS[entry.winner]} is given as the winner, but the stones "
-            f"{a}-{b} say pareja {TEAMS[winner]} won.",
+            "Game {game}: pareja {given} is given as the winner, but the stones {a}-{b} say "
+            "pareja {winner} won.",
             code="winner_contradicts_stones",
             game=number,
+            given=TEAMS[entry.winner],
+            a=a,
+            b=b,
+            winner=TEAMS[winner],
         )
     return winner

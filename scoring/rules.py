@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
-from scoring.errors import RuleSetError
+from scoring.errors import RuleSetError, shown
 
 
 class Real31(enum.StrEnum):
@@ -46,16 +46,50 @@ class RuleSet:
             or self.kings not in (4, 8)
         ):
             raise RuleSetError(
-                f"Kings must be 8 or 4, not {self.kings!r}.", code="kings", value=self.kings
+                "Kings must be 8 or 4, not {value}.", code="kings", value=shown(self.kings)
             )
-        _check_int("stones_per_game", self.stones_per_game, 10, 100, "Stones per game")
-        _check_int("games_per_vaca", self.games_per_vaca, 1, 9, "Games to win a vaca")
-        _check_int("vacas_per_match", self.vacas_per_match, 1, 9, "Vacas to win the match")
-        _check_int("min_envite", self.min_envite, 1, 10, "The minimum envite")
+        if _out_of_range(self.stones_per_game, 10, 100):
+            raise RuleSetError(
+                "Stones per game must be a whole number from {low} to {high}, not {value}.",
+                code="stones_per_game",
+                low=10,
+                high=100,
+                value=shown(self.stones_per_game),
+            )
+        if _out_of_range(self.games_per_vaca, 1, 9):
+            raise RuleSetError(
+                "Games to win a vaca must be a whole number from {low} to {high}, not {value}.",
+                code="games_per_vaca",
+                low=1,
+                high=9,
+                value=shown(self.games_per_vaca),
+            )
+        if _out_of_range(self.vacas_per_match, 1, 9):
+            raise RuleSetError(
+                "Vacas to win the match must be a whole number from {low} to {high}, not {value}.",
+                code="vacas_per_match",
+                low=1,
+                high=9,
+                value=shown(self.vacas_per_match),
+            )
+        if _out_of_range(self.min_envite, 1, 10):
+            raise RuleSetError(
+                "The minimum envite must be a whole number from {low} to {high}, not {value}.",
+                code="min_envite",
+                low=1,
+                high=10,
+                value=shown(self.min_envite),
+            )
         if not isinstance(self.real_31, Real31):
-            raise RuleSetError("31 real must be one of: off, sota_777, figure_777.", code="real_31")
+            raise RuleSetError(
+                "31 real must be one of: off, sota_777, figure_777 (got {value}).",
+                code="real_31",
+                value=shown(self.real_31),
+            )
         if not isinstance(self.dejes, bool):
-            raise RuleSetError("Dejes must be true or false.", code="dejes")
+            raise RuleSetError(
+                "Dejes must be true or false, not {value}.", code="dejes", value=shown(self.dejes)
+            )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
@@ -68,10 +102,10 @@ class RuleSet:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleSetError(
-                f"Unknown rule set option {unknown[0]!r}; the options are "
-                f"{', '.join(sorted(known))}.",
+                "Unknown rule set option '{option}'; the options are {options}.",
                 code="unknown_option",
-                option=unknown[0],
+                option=str(unknown[0])[:40],
+                options=sorted(known),
             )
         values = dict(data)
         if "real_31" in values:
@@ -82,8 +116,9 @@ class RuleSet:
                 values["real_31"] = raw if isinstance(raw, Real31) else Real31(raw)
             except ValueError:
                 raise RuleSetError(
-                    f"31 real must be one of: off, sota_777, figure_777 (got {raw!r}).",
+                    "31 real must be one of: off, sota_777, figure_777 (got {value}).",
                     code="real_31",
+                    value=shown(raw),
                 ) from None
         return cls(**values)
 
@@ -99,13 +134,8 @@ class RuleSet:
         }
 
 
-def _check_int(name: str, value: Any, low: int, high: int, label: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleSetError(
-            f"{label} must be a whole number from {low} to {high}, not {value!r}.",
-            code=name,
-            value=value,
-        )
+def _out_of_range(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
 
 
 #: The rule sets clubs start from; a club can define more (clubs app).

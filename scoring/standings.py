@@ -77,6 +77,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
 
+from scoring.errors import Phrase, shown
 from scoring.messages import MessageError
 
 __all__ = [
@@ -137,9 +138,11 @@ class Entry:
             isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 1
         ):
             raise StandingsError(
-                f"Pair {self.pair} has seed {self.seed!r}; a seed is a whole number from 1 "
-                "(the best) upwards, or empty.",
+                "Pair {pair} has seed {seed}; a seed is a whole number from 1 (the best) "
+                "upwards, or empty.",
                 code="entry_seed",
+                pair=shown(self.pair),
+                seed=shown(self.seed),
             )
 
 
@@ -166,65 +169,85 @@ class MatchRecord:
             kind = MatchKind(self.kind)
         except ValueError:
             raise StandingsError(
-                f"{self._describe()} has kind {self.kind!r}; use one of "
-                f"{', '.join(k.value for k in MatchKind)}.",
+                "{match} has kind {kind}; use one of {kinds}.",
                 code="match_kind",
+                match=self._describe(),
+                kind=shown(self.kind),
+                kinds=[k.value for k in MatchKind],
             ) from None
         object.__setattr__(self, "kind", kind)
         for field in ("games_a", "games_b", "stones_a", "stones_b"):
             if not _is_count(getattr(self, field)):
                 raise StandingsError(
-                    f"{self._describe()} has {field}={getattr(self, field)!r}; juegos and piedras "
-                    "are whole numbers, 0 or more.",
+                    "{match} has {field}={value}; juegos and piedras are whole numbers, 0 or more.",
                     code="match_negative",
+                    match=self._describe(),
+                    field=field,
+                    value=shown(getattr(self, field)),
                 )
         if kind is MatchKind.BYE:
             if self.pair_b is not None:
                 raise StandingsError(
-                    f"{self._describe()} is a bye but names an opponent; a bye has pair_b=None.",
-                    code="match_bye",
+                    "{match} is a bye but names an opponent; a bye has pair_b=None.",
+                    code="bye_opponent",
+                    match=self._describe(),
                 )
             if self.winner != self.pair_a:
                 raise StandingsError(
-                    f"{self._describe()} is a bye, so pair {self.pair_a} wins it; "
-                    f"the winner cannot be {self.winner!r}.",
-                    code="match_winner",
+                    "{match} is a bye, so pair {pair} wins it; the winner cannot be {winner}.",
+                    code="bye_winner",
+                    match=self._describe(),
+                    pair=shown(self.pair_a),
+                    winner=shown(self.winner),
                 )
             if self.games_b or self.stones_b:
                 raise StandingsError(
-                    f"{self._describe()} is a bye and has no opponent; games_b and stones_b "
-                    "must be 0.",
-                    code="match_bye",
+                    "{match} is a bye and has no opponent; games_b and stones_b must be 0.",
+                    code="bye_score",
+                    match=self._describe(),
                 )
             return
         if self.pair_b is None:
             raise StandingsError(
-                f"{self._describe()} has no opponent; record a match without pair_b as a bye.",
+                "{match} has no opponent; record a match without pair_b as a bye.",
                 code="match_bye",
+                match=self._describe(),
             )
         if self.pair_a == self.pair_b:
             raise StandingsError(
-                f"{self._describe()} has pair {self.pair_a} playing itself; correct one of the "
-                "two pairs.",
+                "{match} has pair {pair} playing itself; correct one of the two pairs.",
                 code="match_self",
+                match=self._describe(),
+                pair=shown(self.pair_a),
             )
         if self.winner is not None and self.winner not in (self.pair_a, self.pair_b):
             raise StandingsError(
-                f"{self._describe()} names pair {self.winner} as winner; the winner must be "
-                f"pair {self.pair_a} or pair {self.pair_b}.",
+                "{match} names pair {winner} as winner; the winner must be pair {a} or pair {b}.",
                 code="match_winner",
+                match=self._describe(),
+                winner=shown(self.winner),
+                a=shown(self.pair_a),
+                b=shown(self.pair_b),
             )
         if kind is MatchKind.FORFEIT and self.winner is None:
             raise StandingsError(
-                f"{self._describe()} is a forfeit without a winner; the winner is the pair "
-                "that turned up.",
-                code="match_winner",
+                "{match} is a forfeit without a winner; the winner is the pair that turned up.",
+                code="forfeit_winner",
+                match=self._describe(),
             )
 
-    def _describe(self) -> str:
+    def _describe(self) -> Phrase:
+        """The match as an error names it (error path only)."""
         if self.pair_b is None:
-            return f"The match of pair {self.pair_a} with no opponent"
-        return f"The match between pair {self.pair_a} and pair {self.pair_b}"
+            return Phrase(
+                "The match of pair {a} with no opponent", code="match_alone", a=shown(self.pair_a)
+            )
+        return Phrase(
+            "The match between pair {a} and pair {b}",
+            code="match_between",
+            a=shown(self.pair_a),
+            b=shown(self.pair_b),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,13 +301,16 @@ def validate_order(order: Iterable[Tiebreak | str]) -> tuple[Tiebreak, ...]:
             tiebreak = Tiebreak(item)
         except ValueError:
             raise StandingsError(
-                f"Unknown tiebreak {item!r}; choose from {', '.join(t.value for t in Tiebreak)}.",
+                "Unknown tiebreak {tiebreak}; choose from {tiebreaks}.",
                 code="order_unknown",
+                tiebreak=shown(item),
+                tiebreaks=[t.value for t in Tiebreak],
             ) from None
         if tiebreak in result:
             raise StandingsError(
-                f"The tiebreak order lists {tiebreak.value} twice; list each tiebreak once.",
+                "The tiebreak order lists {tiebreak} twice; list each tiebreak once.",
                 code="order_duplicate",
+                tiebreak=tiebreak.value,
             )
         result.append(tiebreak)
     if not result:
@@ -320,8 +346,9 @@ def standings(
             raise TypeError(f"standings() takes Entry values, got {entry!r}")
         if entry.pair in position:
             raise StandingsError(
-                f"Pair {entry.pair} is entered twice; list each pair once.",
+                "Pair {pair} is entered twice; list each pair once.",
                 code="entry_duplicate",
+                pair=shown(entry.pair),
             )
         position[entry.pair] = index
     n = len(entries)
@@ -341,9 +368,11 @@ def standings(
             return position[pair]
         except KeyError:
             raise StandingsError(
-                f"{match._describe()} names pair {pair}, which is not entered in these "
-                "standings; enter the pair or remove the match.",
+                "{match} names pair {pair}, which is not entered in these standings; enter the "
+                "pair or remove the match.",
                 code="match_unknown_pair",
+                match=match._describe(),
+                pair=shown(pair),
             ) from None
 
     for match in matches:

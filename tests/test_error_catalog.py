@@ -38,20 +38,6 @@ CATALOGS = {
     "project": ROOT / "locale" / "es" / "LC_MESSAGES" / "errors.po",
 }
 
-#: source files whose raises are not yet converted to (literal text, code, params); each is
-#: taken off this list when it is. Empty when issue 11 is done.
-PENDING: set[str] = {
-    "scoring/__main__.py",
-    "scoring/betting.py",
-    "scoring/cards.py",
-    "scoring/errors.py",
-    "scoring/hand.py",
-    "scoring/jsonio.py",
-    "scoring/match.py",
-    "scoring/rules.py",
-    "scoring/standings.py",
-}
-
 
 def _sources() -> list[Path]:
     files = []
@@ -212,7 +198,7 @@ def _translation_problems(text: str | tuple[str, str]) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("source", sorted(set(CALLS) - PENDING))
+@pytest.mark.parametrize("source", sorted(CALLS))
 def test_every_error_raised_has_a_literal_text_a_code_its_params_and_a_translation(source):
     problems = []
     for call in CALLS[source]:
@@ -227,8 +213,6 @@ def test_every_error_raised_has_a_literal_text_a_code_its_params_and_a_translati
 def test_one_code_names_one_text():
     texts: dict[str, dict] = defaultdict(dict)
     for source, calls in CALLS.items():
-        if source in PENDING:
-            continue
         for call in calls:
             if call.kind == "error" and call.code and call.text is not None:
                 texts[call.code].setdefault(call.text, call.where)
@@ -237,10 +221,6 @@ def test_one_code_names_one_text():
         f"{code}: " + ", ".join(f"{text!r} ({at})" for text, at in where.items())
         for code, where in sorted(shared.items())
     )
-
-
-def test_pending_lists_only_sources_that_exist():
-    assert set(CALLS) >= PENDING
 
 
 @pytest.mark.parametrize("name", sorted(CATALOGS))

@@ -1,9 +1,10 @@
 """Every error the rules engine raises: its class, its code, and a message naming what is wrong.
 
-Layer 1 of the house tests (STYLE.md «Tests, in layers»). An error a player or organizer can act
-on is a ``ScoringError`` subclass with a stable ``code`` and a message that names the lance, the
-card or the number at fault (scoring/errors.py). Each case below triggers one error through the
-public API (mostly the JSON form a table submits) and checks the three.
+Plain Python, no database: the engine on its own. An error a player or organizer can act on is
+a ``ScoringError`` subclass with a stable ``code`` and a message that names the lance, the card
+or the number at fault (scoring/errors.py). Each case below triggers one error through the
+public API (mostly the JSON form a table submits) and checks the three, and that the same
+error reads in Spanish from the engine's own catalog (tests/scoring/spanish.py).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from scoring import (
     score_hand,
 )
 from scoring.__main__ import main
+from tests.scoring.spanish import check_spanish
 
 # every test here runs with the C speed-up and in plain Python (tests/scoring/conftest.py)
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -77,6 +79,7 @@ def check(error: ScoringError, cls: type, code: str | None, *names: str) -> None
     for name in names:
         assert name in error.message, f"{name!r} not in {error.message!r}"
     assert json.loads(json.dumps(error.as_dict()))["code"] == error.code
+    check_spanish(error, own_words=True)
 
 
 def raises(call, cls: type, code: str | None, *names: str) -> ScoringError:
@@ -135,7 +138,7 @@ CARDS = [
         "duplicate-within-a-hand",
         lambda: score({"cards": ["Ro Ro Cc 1b", *DEAL[1:]]}),
         CardError,
-        "duplicate_card",
+        "card_twice_in_hand",
         "Ro",
         "rey de oros",
         "mano",
@@ -144,7 +147,7 @@ CARDS = [
         "duplicate-within-a-hand-long-names",
         lambda: score({"cards": [["rey-oros", "Ro", "Cc", "1b"], *DEAL[1:]]}),
         CardError,
-        "duplicate_card",
+        "card_twice_in_hand",
         "Ro",
         "mano",
     ),
@@ -189,7 +192,7 @@ DECLARATIONS = [
         "juego-38",
         lambda: declared(pares=NO_PARES, juego=[38, None, None, None]),
         DeclarationError,
-        "juego_value",
+        "juego_no_8_9",
         "38",
         "mano",
     ),
@@ -197,7 +200,7 @@ DECLARATIONS = [
         "juego-39-as-text",
         lambda: declared(pares=NO_PARES, juego=[None, None, "39", None]),
         DeclarationError,
-        "juego_value",
+        "juego_no_8_9",
         "39",
         "third",
     ),
@@ -205,7 +208,7 @@ DECLARATIONS = [
         "juego-25-is-punto",
         lambda: declared(pares=NO_PARES, juego=[None, 25, None, None]),
         DeclarationError,
-        "juego_value",
+        "juego_is_punto",
         "25",
         "punto",
     ),
@@ -414,7 +417,7 @@ def test_declaration_errors(call, cls, code, names):
                 "punto": [20] * 4,
                 "winners": {"grande": "mano", "chica": "mano", "pares": "postre"},
             },
-            "winner_without_pares",
+            "winner_not_held",
             "pares",
             id="pares-claimed-by-postre",
         ),
@@ -424,7 +427,7 @@ def test_declaration_errors(call, cls, code, names):
                 "juego": [33, None, None, None],
                 "winners": {"grande": "mano", "chica": "mano", "juego": "postre"},
             },
-            "winner_without_juego",
+            "winner_not_held",
             "juego",
             id="juego-claimed-by-postre",
         ),
@@ -434,7 +437,7 @@ def test_declaration_errors(call, cls, code, names):
                 "punto": [20] * 4,
                 "winners": {"grande": "mano", "chica": "mano", "pares": "mano"},
             },
-            "winner_without_pares",
+            "winner_nobody_has",
             "pares",
             id="pares-claimed-when-nobody-has-them",
         ),
@@ -483,7 +486,7 @@ BETTING = [
         "unknown-act-object",
         lambda: score({"cards": DEAL, "bets": {"chica": [{"act": "subo"}]}}),
         BettingError,
-        "unknown_action",
+        "unknown_act",
         "chica",
         "subo",
     ),
@@ -540,7 +543,7 @@ BETTING = [
             RuleSet(kings=4),
         ),
         BettingError,
-        "lance_not_played",
+        "lance_nobody_has",
         "pares",
         "Nobody",
     ),
@@ -843,7 +846,11 @@ MATCH = [
         "Hand 2",
     ),
     case(
-        "first-mano-4", lambda: MatchState.start(EIGHT, 4), GameEntryError, "first_mano", "0 to 3"
+        "first-mano-4",
+        lambda: MatchState.start(EIGHT, 4),
+        GameEntryError,
+        "first_mano_seat",
+        "0 to 3",
     ),
     case(
         "game-after-the-match",
@@ -864,7 +871,7 @@ MATCH = [
         "game-winner-c",
         lambda: record_games(EIGHT, [GameEntry(winner=2)]),
         GameEntryError,
-        "winner_format",
+        "game_winner_format",
         "Game 1",
     ),
     case(
@@ -1036,7 +1043,7 @@ JSON = [
         "punto-bets-with-juego",
         lambda: run({"hand": {"cards": DEAL, "bets": {"punto": ["paso"]}}}),
         FormatError,
-        "punto_with_juego",
+        "punto_bets_with_juego",
         "punto",
         "juego",
     ),
@@ -1210,3 +1217,86 @@ def test_game_stones_of_the_wrong_length_name_the_pairs():
         "3",
     )
     assert "player" not in error.message
+
+
+# ---------------------------------------------------------------------------------------------
+# In Spanish, from the engine's own catalog (no Django)
+
+
+def spanish(call) -> str:
+    with pytest.raises(ScoringError) as raised:
+        call()
+    return check_spanish(raised.value, own_words=True)
+
+
+def test_a_card_error_in_a_match_names_the_hand_and_the_player_in_spanish():
+    bad = {"cards": [DEAL[0], "So Sc 7e 9b", *DEAL[2:]]}
+    assert spanish(lambda: run({"hands": [{"cards": DEAL}, bad]})) == (
+        "Mano n.º 2: Cartas para el segundo jugador: «9b» no está en la baraja española: al mus "
+        "se juega sin ochos ni nueves."
+    )
+
+
+def test_seats_and_pares_are_said_in_spanish():
+    assert (
+        spanish(
+            lambda: score({"cards": DEAL, "declarations": {"pares": ["none", "par", "par", "par"]}})
+        )
+        == "En pares, el jugador mano declaró «sin pares», pero tiene par de reyes."
+    )
+    assert spanish(lambda: declared(pares=NO_PARES, juego=[None, 25, None, None])) == (
+        "Con 25, el segundo jugador no tiene juego (el juego es de 31 en adelante): decláralo "
+        "como punto."
+    )
+
+
+def test_why_the_cards_decided_a_lance_is_said_in_spanish():
+    message = spanish(
+        lambda: score(
+            {
+                "cards": DEAL,
+                "declarations": {
+                    "pares": ["par"] * 4,
+                    "juego": [31, 33, None, None],
+                    "winners": {"grande": "postre"},
+                },
+            }
+        )
+    )
+    assert message == (
+        "Se ha anotado a la pareja postre como ganadora de grande, pero las cartas dicen otra "
+        "cosa: R-R-C-1 gana a S-S-7-6."
+    )
+
+
+def test_a_figure_in_the_message_is_a_param():
+    error = raises(
+        lambda: record_games(EIGHT, [GameEntry((40, 20), 1)]),
+        GameEntryError,
+        "winner_contradicts_stones",
+    )
+    assert error.params == {"game": 1, "given": "B", "a": 40, "b": 20, "winner": "A"}
+    assert error.as_dict()["params"] == error.params
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "words"),
+    [
+        pytest.param(["--lang", "es"], None, "las dos parejas tienen 40 o más", id="--lang-es"),
+        pytest.param([], {"LANG": "es_ES.UTF-8"}, "las dos parejas tienen", id="LANG-es"),
+        pytest.param([], {"LANGUAGE": "es:en", "LANG": "C.UTF-8"}, "las dos", id="LANGUAGE"),
+        pytest.param([], {"LANG": "C.UTF-8"}, "both pairs have 40 or more", id="LANG-C"),
+        pytest.param([], None, "both pairs have 40 or more", id="no-language"),
+        pytest.param(["--lang", "en"], {"LANG": "es_ES.UTF-8"}, "both pairs", id="--lang-wins"),
+        pytest.param(["--lang", "fr"], None, "both pairs have", id="no-catalog-english"),
+    ],
+)
+def test_the_command_line_speaks_the_language_asked_for(argv, environ, words):
+    out = io.StringIO()
+    request = io.StringIO('{"games": [{"stones": [40, 41]}]}')
+    assert main(request, out, argv, environ) == 2
+    error = json.loads(out.getvalue())
+    assert words in error["message"]
+    # the code and the params do not depend on the language
+    assert error["code"] == "both_at_target"
+    assert error["params"] == {"game": 1, "target": 40, "a": 40, "b": 41}

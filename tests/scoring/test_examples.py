@@ -1,7 +1,8 @@
-"""Worked examples from the rules sources, each citing the file and the passage.
+"""Worked examples of the rules, each naming the rules source and the passage it follows.
 
-Sources are in shared/rules/: 000 English encyclopedia article, 001 Spanish rules page,
-002 Polish and 004 French translations of the Fournier rules, 003 an online Mus site's rules.
+The sources are numbered as in docs/rules.md: 000 an English encyclopedia article, 001 a
+Spanish rules page, 002 and 004 the Polish and French translations of the Fournier rules, 003
+an online Mus site's rules. Each example quotes the passage it follows, so it reads on its own.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,11 @@ pytestmark = pytest.mark.usefixtures("engine_path")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+#: the messages are in English unless a test asks otherwise, whatever the machine's locale
+_ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
+def _run(*args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, *args],
         input=stdin,
@@ -23,6 +28,7 @@ def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
         text=True,
         cwd=ROOT,
         timeout=60,
+        env={**os.environ, **_ENGLISH, **env},
     )
 
 
@@ -96,6 +102,25 @@ def test_cli_errors_exit_2_with_json(stdin, code, words):
     assert result.returncode == 2
     error = json.loads(result.stdout)
     assert error["code"] == code and words in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        pytest.param(("--lang", "es"), {}, id="--lang"),
+        pytest.param((), {"LANG": "es_ES.UTF-8"}, id="LANG"),
+    ],
+)
+def test_cli_errors_in_spanish(args, env):
+    request = {"hand": {"cards": ["Ro Rc Cc 8b", "So Sc 7e 6b", "Co Ce 5o 4c", "1o 1c 4e 5b"]}}
+    result = _run("-m", "scoring", *args, stdin=json.dumps(request), **env)
+    assert result.returncode == 2, result.stderr
+    error = json.loads(result.stdout)
+    assert error["code"] == "no_8_9" and error["params"]["card"] == "8b"
+    assert error["message"] == (
+        "Cartas para el jugador mano: «8b» no está en la baraja española: al mus se juega sin "
+        "ochos ni nueves."
+    )
 
 
 def test_each_engine_path_runs_as_named(engine_path) -> None:

@@ -1,9 +1,10 @@
 """Properties of the rules engine over random deals, bets and rule sets (hypothesis).
 
-Layer 1 of the house tests (STYLE.md «Tests, in layers»): no database. The engine's answers are
-compared with tests/scoring/strategies.py, which evaluates the cards and models the betting from
-the rules sources (shared/rules: 000 English article, 001 Spanish page, 003 online site's rules,
-004 French Fournier rules), not from the engine's code.
+Plain Python, no database. The engine's answers are compared with tests/scoring/strategies.py,
+which evaluates the cards and models the betting from the rules themselves (docs/rules.md: the
+Spanish rules page, 001, where the sources disagree; the English article, 000; an online Mus
+site's rules, 003; the French translation of the Fournier rules, 004), not from the engine's
+code. Every error the fuzzed inputs raise must also read in Spanish (tests/scoring/spanish.py).
 
 Seats are numbered from mano (0 mano, 1, 2 mano's partner, 3 postre); side 0 is the pareja mano
 (seats 0 and 2), side 1 the pareja postre. At match level the teams are A and B, sitting A1, B1,
@@ -43,6 +44,7 @@ from scoring import (
 )
 from scoring.betting import Outcome
 from scoring.hand import JUEGO_REAL
+from tests.scoring.spanish import check_spanish
 from tests.scoring.strategies import (
     KNOWN_KEYS,
     ODD_STRINGS,
@@ -785,6 +787,7 @@ def check_error(error: ScoringError) -> None:
     as_dict = error.as_dict()
     assert json.loads(json.dumps(as_dict)) == as_dict
     assert as_dict["message"] == error.message
+    check_spanish(error)
 
 
 def only_scoring_errors(call) -> None:
@@ -949,18 +952,27 @@ def test_cli_bad_input_exits_2_with_a_json_error(stdin, error, code):
 
 
 @pytest.mark.parametrize(
-    ("stdin", "env"),
+    ("stdin", "env", "code"),
     [
-        pytest.param(b"[" * 100_000 + b"]" * 100_000, {}, id="nested-100000-deep"),
-        pytest.param(b'{"hand": ' + b"1" * 5000 + b"}", {}, id="number-of-5000-digits"),
+        pytest.param(
+            b"[" * 100_000 + b"]" * 100_000, {}, "json_unreadable", id="nested-100000-deep"
+        ),
+        pytest.param(
+            b'{"hand": ' + b"1" * 5000 + b"}", {}, "json_unreadable", id="number-of-5000-digits"
+        ),
         # a UTF-8 locale other than C.UTF-8 (es_ES.UTF-8, en_US.UTF-8) reads stdin strictly
-        pytest.param(b"\xff\xfe{}", {"PYTHONIOENCODING": "utf-8:strict"}, id="not-utf8-strict"),
+        pytest.param(
+            b"\xff\xfe{}",
+            {"PYTHONIOENCODING": "utf-8:strict"},
+            "json_encoding",
+            id="not-utf8-strict",
+        ),
     ],
 )
-def test_cli_unreadable_json_exits_2_with_a_json_error(stdin, env):
+def test_cli_unreadable_json_exits_2_with_a_json_error(stdin, env, code):
     result = _cli(stdin, **env)
     assert result.returncode == 2, result.stderr[-300:]
-    assert json.loads(result.stdout)["code"] == "json"
+    assert json.loads(result.stdout)["code"] == code
 
 
 def test_cli_good_input_exits_0():

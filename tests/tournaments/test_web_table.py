@@ -561,7 +561,7 @@ def test_error_text_of_bets_and_declarations():
         "En grande, un envite de 1 no llega al mínimo de 2.": {"grande": ["envido 1"]},
         "En grande, «paso» no contesta a un envite": {"grande": ["envido", "paso"]},
         "En grande, «quiero» llega antes de que nadie envide": {"grande": ["quiero"]},
-        "En grande, a un órdago solo se contesta quiero o no quiero.": {
+        "En grande, a un órdago solo se contesta quiero o no quiero, no «2 más».": {
             "grande": ["órdago", "2 más"]
         },
         "En grande, «mano: quiero» está fuera de turno": {"grande": ["envido", "mano: quiero"]},
@@ -577,7 +577,7 @@ def test_error_text_of_bets_and_declarations():
     missing = _raised(scored({}, winners={"grande": "mano"}))
     assert error_text(missing).startswith("¿Quién ganó chica?")
     juego = _raised(scored({}, juego=[38, "none", "none", "none"], punto=None))
-    assert error_text(juego).startswith("El jugador mano no puede tener 38 de juego")
+    assert error_text(juego).startswith("38 de juego no es posible para el jugador mano")
 
 
 def test_error_text_of_the_services_codes():
