@@ -94,26 +94,6 @@ def error_message(exc: BaseException, language: str | None = None) -> str:
     return exc.render(_translations(translation.to_locale(language)))
 
 
-def is_cataloged(exc: BaseException) -> bool:
-    """Whether every text of ``exc`` has a Spanish translation (the reference catalog).
-
-    The pages' older translation by error code (tournaments/web/error_text.py) steps aside
-    for an error that is; it goes once every raise is in the catalog.
-    """
-    if not isinstance(exc, MessageError):
-        return False
-    spanish = _translations("es")
-    texts = [exc.text, *(text for text, _ in exc.context)]
-    for text in texts:
-        key = text[0] if isinstance(text, tuple) else text
-        if isinstance(text, tuple):
-            if spanish.ngettext(text[0], text[1], 1) == key:
-                return False
-        elif spanish.gettext(key) == key:
-            return False
-    return True
-
-
 def error_body(status: int, code: str, message: str, params=None, fields=None) -> dict:
     body: dict[str, Any] = {"status": status, "code": code, "message": message}
     body["params"] = {k: jsonable(v) for k, v in (params or {}).items()}

@@ -212,7 +212,7 @@ def test_every_error_raised_has_a_literal_text_a_code_its_params_and_a_translati
 
 def test_one_code_names_one_text():
     texts: dict[str, dict] = defaultdict(dict)
-    for source, calls in CALLS.items():
+    for calls in CALLS.values():
         for call in calls:
             if call.kind == "error" and call.code and call.text is not None:
                 texts[call.code].setdefault(call.text, call.where)
@@ -238,3 +238,12 @@ def test_compiled_catalog_matches_its_source(name, tmp_path):
     with fresh.open("rb") as handle:
         expected = dict(gettext.GNUTranslations(handle)._catalog)
     assert _load(po) == expected, f"run scripts/messages: {po.with_suffix('.mo')} is stale"
+
+
+def text_of(code: str) -> str | tuple[str, str]:
+    """The one text the sources raise with ``code`` (for tests that build an error by code)."""
+    for calls in CALLS.values():
+        for call in calls:
+            if call.kind == "error" and call.code == code and call.text is not None:
+                return call.text
+    raise LookupError(f"no source raises the code {code!r}")

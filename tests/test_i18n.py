@@ -39,7 +39,7 @@ LOCALE = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES"
 PO = LOCALE / "django.po"
 MO = LOCALE / "django.mo"
 
-#: %(name)s / %(n)d (Django, templates), {name} (str.format in error_text and table.js), tags
+#: %(name)s / %(n)d (Django, templates), {name} (str.format: errors catalogs, table.js), tags
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|\{\w*\}|</?\w+[^>]*>")
 
 

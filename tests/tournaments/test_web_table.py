@@ -1,6 +1,6 @@
 """The table's pages through the Django test client: the link, quick entry, confirmation,
 dispute, the anotador, the receipt, the closed link and every error a person meets there, plus
-error_text's translations.
+how its errors read in Spanish.
 
 Rules unless said otherwise (tests.factories.TournamentFactory): games to 40 stones, 2 games win
 the vaca, 1 vaca the match — the best of three games. ``short_match`` plays games to 10.
@@ -11,13 +11,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from config.errors import Conflict, DomainError, StaleVersion
+from config.errors import Conflict, DomainError, StaleVersion, error_message
 from scoring import GameEntryError, RuleSet, ScoringError, hand_from_json, record_games
-from scoring.errors import BettingError
 from tests.factories import MatchFactory, RoundFactory, TournamentFactory
+from tests.test_error_catalog import text_of
 from tournaments.models import HandEntry, Match, ResultSubmission, Tournament
 from tournaments.services import results as svc
-from tournaments.web.error_text import error_text
 
 pytestmark = pytest.mark.django_db
 
@@ -511,7 +510,7 @@ def test_an_unfinished_match_cannot_be_sent_as_recorded(client, short_match):
     assert "La partida no está terminada" in page and "Anota las manos que faltan" in page
 
 
-# --- error_text -------------------------------------------------------------------------------
+# --- error_message -------------------------------------------------------------------------------
 
 
 def _raised(call):
@@ -522,30 +521,32 @@ def _raised(call):
     raise AssertionError("nothing was raised")
 
 
-def test_error_text_fills_the_engine_params_and_the_message_figures():
+def test_error_message_fills_the_engine_params_and_the_message_figures():
     rules = RuleSet(stones_per_game=30, games_per_vaca=2)
     from scoring import GameEntry
 
     both = _raised(lambda: record_games(rules, [GameEntry((30, 31))]))
-    assert error_text(both) == (
+    assert error_message(both) == (
         "Juego 1: las dos parejas tienen 30 o más (30-31). Solo gana la primera que llega a 30 "
         "y el juego se para ahí: la otra pareja acaba por debajo de 30. Corrige las piedras."
     )
     contradicts = _raised(lambda: record_games(rules, [GameEntry((30, 3), 1)]))
-    assert error_text(contradicts).startswith(
+    assert error_message(contradicts).startswith(
         "Juego 1: está marcada como ganadora la pareja B, pero con 30-3 ganó la pareja A."
     )
     unfinished = _raised(lambda: record_games(rules, [GameEntry((12, 3))]))
-    assert "ninguna pareja llegó a 30 (12-3)" in error_text(unfinished)
+    assert "ninguna pareja llegó a 30 (12-3)" in error_message(unfinished)
     after = _raised(
         lambda: record_games(rules, [GameEntry(None, 0), GameEntry(None, 0), GameEntry(None, 1)])
     )
-    assert error_text(after).startswith("El juego 3 sobra: la pareja A ya había ganado")
+    assert error_message(after).startswith("El juego 3 sobra: la pareja A ya había ganado")
     ordago = _raised(lambda: record_games(rules, [GameEntry((31, 2), 0, True)]))
-    assert "un juego ganado con órdago acaba antes de que nadie llegue a 30" in error_text(ordago)
+    assert "un juego ganado con órdago acaba antes de que nadie llegue a 30" in error_message(
+        ordago
+    )
 
 
-def test_error_text_of_bets_and_declarations():
+def test_error_message_of_bets_and_declarations():
     rules = RuleSet()
 
     def hand(bets, **decl):
@@ -567,47 +568,40 @@ def test_error_text_of_bets_and_declarations():
         "En grande, «mano: quiero» está fuera de turno": {"grande": ["envido", "mano: quiero"]},
     }
     for expected, bets in cases.items():
-        assert expected in error_text(_raised(scored(bets))), expected
+        assert expected in error_message(_raised(scored(bets))), expected
     not_played = _raised(scored({"pares": ["envido", "quiero"]}))
-    assert error_text(not_played) == "En pares no se apuesta: nadie tiene pares."
+    assert error_message(not_played) == "En pares no se apuesta: nadie tiene pares."
     after_ordago = _raised(scored({"grande": ["órdago", "quiero"], "chica": ["envido", "quiero"]}))
-    assert error_text(after_ordago) == (
+    assert error_message(after_ordago) == (
         "El órdago aceptado en grande terminó el juego: ya no se apuesta en chica."
     )
     missing = _raised(scored({}, winners={"grande": "mano"}))
-    assert error_text(missing).startswith("¿Quién ganó chica?")
+    assert error_message(missing).startswith("¿Quién ganó chica?")
     juego = _raised(scored({}, juego=[38, "none", "none", "none"], punto=None))
-    assert error_text(juego).startswith("38 de juego no es posible para el jugador mano")
+    assert error_message(juego).startswith("38 de juego no es posible para el jugador mano")
 
 
-def test_error_text_of_the_services_codes():
-    stale = StaleVersion("The result changed on another device; reload and try again.")
-    assert "recarga la página" in error_text(stale)
-    closed = Conflict("The result of this match is confirmed…", code="link_closed")
-    assert error_text(closed).startswith("Este resultado ya está confirmado")
-    round_closed = Conflict("Round 3 is …", code="round_not_open", round=3)
-    assert error_text(round_closed).startswith("La ronda 3 no está abierta")
-    reused = Conflict("This Idempotency-Key was already used…", code="idempotency_key_reused")
-    assert "Recarga la página" in error_text(reused)
+def test_error_message_of_the_services_codes():
+    stale = StaleVersion(text_of("stale_version"), code="stale_version")
+    assert "recarga la página" in error_message(stale)
+    closed = Conflict(text_of("link_closed"), code="link_closed")
+    assert error_message(closed).startswith("Este resultado ya está confirmado")
+    round_closed = Conflict(text_of("round_not_open"), code="round_not_open", round=3)
+    assert error_message(round_closed).startswith("La ronda 3 no está abierta")
+    reused = Conflict(text_of("idempotency_key_reused"), code="idempotency_key_reused")
+    assert "Recarga la página" in error_message(reused)
 
 
-def test_error_text_names_the_hand_and_falls_back_to_english():
-    over = GameEntryError(
-        "Hand 4: The match is over: pareja A won it 1-0 in vacas. No more hands can be entered.",
-        code="match_over",
-        hand=4,
-    )
-    assert error_text(over) == (
+def test_error_message_names_the_hand_and_shows_an_untranslated_text_in_english():
+    over = GameEntryError(text_of("match_over"), code="match_over", winner="A", won=1, lost=0)
+    over.in_hand(4)
+    assert error_message(over) == (
         "Mano n.º 4: La partida ya terminó: la ganó la pareja A (1-0 en vacas). No se pueden "
         "anotar más manos."
     )
-    # an unknown code, a wording the pattern no longer reads, a missing param: the English
-    assert error_text(DomainError("Something new.", code="brand_new")) == "Something new."
-    reworded = GameEntryError("Game 1: both pairs are over.", code="both_at_target", game=1)
-    assert error_text(reworded) == "Game 1: both pairs are over."
-    no_params = BettingError("In grande, a raise to 3 is not higher.", code="raise_not_higher")
-    assert error_text(no_params) == "In grande, a raise to 3 is not higher."
-    assert error_text(ValueError("plain")) == "plain"
+    # a text no catalog has (a new error not yet translated) and a plain exception: as written
+    assert error_message(DomainError("Something new.", code="brand_new")) == "Something new."
+    assert error_message(ValueError("plain")) == "plain"
 
 
 def test_the_anotador_reads_a_fixed_number_of_queries(

@@ -7,7 +7,7 @@ lance, what each player declared, the hand's stones as scoring/ counts them), th
 confirmation or its own version, the receipt of what was recorded, and the closed link once the
 result is confirmed. Each POST calls the same service as the API's table door
 (tournaments.services.results) and redirects (POST/redirect/GET); a domain or engine error is
-shown on the same page, with what the person typed kept, through ``error_text``.
+shown on the same page, with what the person typed kept (``config.errors.error_message``).
 
 The token in the path is the credential, as in the API: no login, and no CSRF token either (a
 site that does not know the token cannot post to it, and a phone that sends a result it kept
@@ -40,13 +40,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError, Invalid, NotFound
+from config.errors import DomainError, Invalid, NotFound, error_message
 from scoring import ScoringError, amarracos
 from scoring.jsonio import POSITIONS, outcome_to_json
 from tournaments.models import Match, Round
 from tournaments.selectors.results import MATCH_RELATIONS, match_running_score, table_view
 from tournaments.services import results as services
-from tournaments.web.error_text import error_text
 
 LANCES = ("grande", "chica", "pares", "juego")
 PARES = ("none", "par", "medias", "duples")
@@ -97,7 +96,7 @@ def _closed_match(token: str) -> Match | None:
 
 
 def _error_page(request: HttpRequest, exc: Exception, *, status: int) -> HttpResponse:
-    context = {"error": error_text(exc), "missing": status == 404}
+    context = {"error": error_message(exc), "missing": status == 404}
     return render(request, "tables/error.html", context, status=status)
 
 
@@ -108,7 +107,7 @@ def _closed_page(
     if match is None:
         return _error_page(request, services.table_link_unknown(), status=404)
     context = _context(request, match)
-    context["error"] = error_text(error) if error is not None else ""
+    context["error"] = error_message(error) if error is not None else ""
     context["error_reload"] = error is not None
     return render(request, "tables/confirmed.html", context, status=status)
 
@@ -262,7 +261,7 @@ def _table_error(exc: Exception, context: dict) -> str:
         if context["status"] in OPEN:
             return _("Se ha apuntado algo desde otro móvil; recarga la página para verlo.")
         return _("La otra pareja ya envió un resultado; recarga la página para verlo.")
-    return error_text(exc)
+    return error_message(exc)
 
 
 def _status(exc: Exception) -> int:

@@ -19,7 +19,7 @@ somebody who does not organize the tournament's peña gets 404 for a tournament 
 and 403 for a published one, as in the API.
 
 Must not: hold a rule of Mus, of pairing or of who may do what; write rows itself; build an
-error message from a service's English text other than through ``error_text``. This package
+error message itself: an error is shown as ``config.errors.error_message`` renders it. This package
 module imports nothing, so that importing one page's module loads only what that page needs.
 
 Terms: peña, pareja (pair; an Entry in a tournament), cabeza de serie (seed), fase (phase),

@@ -30,11 +30,11 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.roles import require_organizer
+from config.errors import error_message
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
     USER_ERRORS,
@@ -72,7 +72,7 @@ def tournament_create(request: HttpRequest, club_slug: str):
                     **form.cleaned_data,
                 )
             except USER_ERRORS as exc:
-                error, status = error_text(exc), status_of(exc)
+                error, status = error_message(exc), status_of(exc)
             else:
                 messages.success(request, _("Torneo creado. Ahora inscribe las parejas."))
                 return redirect("web:organizer-tournament", tournament_id=tournament.pk)
@@ -106,7 +106,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
                     device=device_of(request),
                 )
             except USER_ERRORS as exc:
-                error, status = error_text(exc), status_of(exc)
+                error, status = error_message(exc), status_of(exc)
             else:
                 messages.success(request, _("Datos del torneo guardados."))
                 return redirect("web:organizer-tournament", tournament_id=tournament.pk)
@@ -287,7 +287,7 @@ def tournament_desk(request: HttpRequest, tournament_id: int, *, error: str = ""
 
 def desk_error(request: HttpRequest, tournament_id: int, exc: Exception) -> HttpResponse:
     """The desk again, with the error of an action posted from it, in the error's status."""
-    return tournament_desk(request, tournament_id, error=error_text(exc), status=status_of(exc))
+    return tournament_desk(request, tournament_id, error=error_message(exc), status=status_of(exc))
 
 
 STATUS_DONE = {

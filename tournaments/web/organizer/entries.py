@@ -30,11 +30,10 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from config.errors import Conflict
+from config.errors import Conflict, error_message
 from tournaments.models import Entry
 from tournaments.selectors.registration import entry_list
 from tournaments.services import registration as registration_services
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, status_of, tournament_for
 
@@ -127,7 +126,7 @@ def entry_add(request: HttpRequest, tournament_id: int):
             ]
     except USER_ERRORS as exc:
         return entries(
-            request, tournament.pk, add_form=form, error=error_text(exc), status=status_of(exc)
+            request, tournament.pk, add_form=form, error=error_message(exc), status=status_of(exc)
         )
     messages.success(request, _registered_text(registered))
     return redirect(_entries_url(tournament.pk))
@@ -153,7 +152,7 @@ def entries_paste(request: HttpRequest, tournament_id: int):
             request,
             tournament.pk,
             paste_form=form,
-            error=error_text(exc),
+            error=error_message(exc),
             status=status_of(exc),
         )
     messages.success(request, _registered_text(registered))
@@ -176,7 +175,7 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
                 device=device_of(request),
             )
         except USER_ERRORS as exc:
-            return entries(request, tournament.pk, error=error_text(exc), status=status_of(exc))
+            return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
         if isinstance(result, registration_services.Withdrawal):
             text = _("%(pair)s se ha retirado.") % {"pair": result.entry.pair}
             if result.promoted is not None:
@@ -220,7 +219,7 @@ def _entry_form_action(form_class, name: str, service, argument: str, done: str)
                 request,
                 tournament.pk,
                 entry_forms=bound,
-                error=error_text(exc),
+                error=error_message(exc),
                 status=status_of(exc),
             )
         messages.success(request, done)

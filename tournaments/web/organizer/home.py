@@ -20,9 +20,9 @@ from django.views.decorators.http import require_POST
 
 from clubs import services as club_services
 from clubs.roles import clubs_organized_by
+from config.errors import error_message
 from tournaments.models import Tournament
 from tournaments.selectors.tournaments import tournament_list
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, status_of
 
@@ -50,6 +50,6 @@ def club_create(request: HttpRequest):
     try:
         club = club_services.club_create(user=request.user, **form.cleaned_data)
     except USER_ERRORS as exc:
-        return home(request, club_form=form, error=error_text(exc), status=status_of(exc))
+        return home(request, club_form=form, error=error_message(exc), status=status_of(exc))
     messages.success(request, _("Peña «%(name)s» creada.") % {"name": club.name})
     return redirect("web:organizer-home")

@@ -27,10 +27,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from config.errors import error_message
 from tournaments.models import Match
 from tournaments.selectors import results as result_selectors
 from tournaments.services import results as result_services
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, match_for, status_of
 from tournaments.web.organizer.history import audit_rows, mark_differences, version_view
@@ -128,7 +128,7 @@ def _match_action(name: str, call: Callable[..., Any], done: str):
                 request,
                 match.pk,
                 bound=(name, request.POST),
-                error=error_text(exc),
+                error=error_message(exc),
                 status=status_of(exc),
             )
         messages.success(request, done)

@@ -22,10 +22,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.errors import error_message
 from tournaments.models import Phase
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import rounds as round_services
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, phase_for, status_of, tournament_for
 from tournaments.web.organizer.desk import desk_error
@@ -44,7 +44,7 @@ def phase_create(request: HttpRequest, tournament_id: int):
                     tournament=tournament, actor=request.user, **form.service_kwargs()
                 )
             except USER_ERRORS as exc:
-                error, status = error_text(exc), status_of(exc)
+                error, status = error_message(exc), status_of(exc)
             else:
                 messages.success(request, _("Fase «%(name)s» añadida.") % {"name": phase.name})
                 return redirect("web:organizer-tournament", tournament_id=tournament.pk)

@@ -26,11 +26,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from config.errors import error_message
 from tournaments.models import Entry, Match, Round
 from tournaments.selectors import results as result_selectors
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import rounds as round_services
-from tournaments.web.error_text import error_text
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, round_for, status_of
 
@@ -110,7 +110,7 @@ def _round_change(form_class, key: str, service: Callable[..., Any], done: str):
                 request,
                 rnd.pk,
                 bound={key: form},
-                error=error_text(exc),
+                error=error_message(exc),
                 status=status_of(exc),
             )
         messages.success(request, done)
@@ -143,7 +143,7 @@ def round_publish(request: HttpRequest, round_id: int):
     try:
         round_services.round_publish(round=rnd, actor=request.user)
     except USER_ERRORS as exc:
-        return round_detail(request, rnd.pk, error=error_text(exc), status=status_of(exc))
+        return round_detail(request, rnd.pk, error=error_message(exc), status=status_of(exc))
     messages.success(
         request,
         _("Ronda %(n)s publicada. Imprime las hojas de mesa con su código QR.") % {"n": rnd.number},
@@ -184,6 +184,6 @@ def round_close(request: HttpRequest, round_id: int):
     try:
         round_services.round_close(round=rnd, actor=request.user)
     except USER_ERRORS as exc:
-        return round_board(request, rnd.pk, error=error_text(exc), status=status_of(exc))
+        return round_board(request, rnd.pk, error=error_message(exc), status=status_of(exc))
     messages.success(request, _("Ronda %(n)s cerrada.") % {"n": rnd.number})
     return redirect("web:organizer-tournament", tournament_id=rnd.phase.tournament_id)
