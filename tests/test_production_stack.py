@@ -109,9 +109,12 @@ def test_the_stack_starts_with_one_command_and_comes_back_when_killed(stack):
 
     _wait("/readyz answers 200", lambda: _get(f"{url}/readyz")[0] == 200, 60, log)
     _wait("the worker says it is ready", lambda: "ready." in log.read_text(), 30, log)
-    status = ctl("status")
-    for program in ("web", "worker", "beat"):
-        assert f"{program}" in status and "RUNNING" in status.split(program, 1)[1].split("\n")[0]
+    _wait(
+        "supervisord reports web, worker and beat RUNNING",
+        lambda: ctl("status").count("RUNNING") == 3,
+        30,
+        log,
+    )
     worker_lines = [line for line in log.read_text().splitlines() if "celery@" in line]
     assert any(
         json.loads(line)["message"].endswith("ready.") for line in worker_lines if line[:1] == "{"
