@@ -316,7 +316,7 @@ def played() -> tuple[Tournament, Phase]:
         m.save()
     round_close(round=first, actor=organizer)
     round_publish(round=round_draw_generate(phase=phase, actor=organizer), actor=organizer)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     return t, phase
 
 
