@@ -40,10 +40,12 @@ general matching's preference, not by a search over the whole field.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,7 +59,11 @@ from tournaments.draw.base import (
     make_rng,
     validate_entrants,
 )
-from tournaments.draw.matching import cheapest_assignment, maximum_matching
+from tournaments.draw.matching import (
+    cheapest_assignment,
+    cheapest_perfect_matching,
+    maximum_matching,
+)
 from tournaments.draw.reasons import Reason
 
 __all__ = ["Record", "lives_left", "next_round", "pair_lives", "pair_swiss", "records"]
@@ -237,6 +243,18 @@ _LIVES = _Scheme(
 Pair = tuple[int, int]
 
 
+class _Part(NamedTuple):
+    """The draw of a block of score groups: its pairs, its bye (or None), the number of
+    rematches and the total score difference (the bye counted as a pairing with the lowest
+    score), and the least score difference any draw of the block could have."""
+
+    pairs: list[Pair]
+    bye: int | None
+    rematches: int
+    difference: int
+    bound: int = 0
+
+
 def _pair(
     entrants: Sequence[Entrant],
     recs: Mapping[int, Record],
@@ -247,8 +265,8 @@ def _pair(
 ) -> tuple[Pairing, ...]:
     ranked = _rank(entrants, recs, scheme, rng, standings)
     pairer = _Pairer(ranked, recs, scheme, clubs)
-    pairs, bye, moved = pairer.run()
-    return pairer.pairings(pairs, bye, moved)
+    pairs, bye = pairer.run()
+    return pairer.pairings(pairs, bye)
 
 
 def _rank(
@@ -304,25 +322,205 @@ class _Pairer:
 
     # --- Whole round --------------------------------------------------------------------------
 
-    def run(self) -> tuple[list[Pair], int | None, bool]:
-        """Pairs, the bye (or None), and whether the bye moved up to avoid a rematch."""
-        everyone = list(range(len(self.ids)))
-        if len(everyone) % 2 == 0:
-            pairs = self._complete(everyone)
-            if pairs is not None:
-                return pairs, None, False
-            pairs, _ = self._least_bad(everyone)
-            return pairs, None, False
+    def run(self) -> tuple[list[Pair], int | None]:
+        """The pairs and the bye (or None) of the best draw (see the module docstring)."""
+        n = len(self.ids)
+        self.dummy = n if n % 2 else None
         fewest = min(self.byes)
-        candidates = [i for i in reversed(everyone) if self.byes[i] == fewest]
-        for k, bye in enumerate(candidates):
-            pairs = self._complete([i for i in everyone if i != bye])
-            if pairs is not None:
-                return pairs, bye, k > 0
-        # No bye avoids a rematch: the fewest rematches, then the lowest-ranked bye.
-        tries = [(self._least_bad([i for i in everyone if i != bye]), bye) for bye in candidates]
-        (pairs, _), bye = min(tries, key=lambda t: t[0][1])
-        return pairs, bye, bye != candidates[0]
+        self.eligible = [b == fewest for b in self.byes]
+        self.score = self.group + ([min(self.group)] if n % 2 else [])
+        everyone = list(range(n)) + ([n] if n % 2 else [])
+        self.groups = [list(g) for _, g in groupby(everyone, key=lambda v: self.score[v])]
+        self.position = {}
+        for members in self.groups:
+            real = [v for v in members if v != self.dummy]
+            for k, v in enumerate(real):
+                self.position[v] = (k, len(real))
+        above = list(itertools.accumulate(len(g) for g in self.groups))[:-1]
+        self.odd_cut = [count % 2 == 1 for count in above]
+        self.width = [
+            self.score[self.groups[k][0]] - self.score[self.groups[k + 1][0]]
+            for k in range(len(above))
+        ]
+        # Blocks: runs of score groups between even cuts, each solved on its own ...
+        bounds = [0] + [k + 1 for k, odd in enumerate(self.odd_cut) if not odd]
+        blocks = [(a, b) for a, b in zip(bounds, [*bounds[1:], len(self.groups)], strict=True)]
+        parts = [self._solve(block) for block in blocks]
+        # ... unless a draw that pairs across the cuts between some of them could be better.
+        while (run := self._run_to_merge(blocks, parts)) is not None:
+            i, j = run
+            merged = (blocks[i][0], blocks[j][1])
+            blocks[i : j + 1] = [merged]
+            parts[i : j + 1] = [self._solve(merged)]
+        pairs = [p for part in parts for p in part.pairs]
+        bye = next((part.bye for part in parts if part.bye is not None), None)
+        return pairs, bye
+
+    # --- Blocks of score groups ---------------------------------------------------------------
+
+    def _members(self, block: tuple[int, int]) -> list[int]:
+        return [v for g in self.groups[block[0] : block[1]] for v in g]
+
+    def _bound(self, block: tuple[int, int]) -> int:
+        """The least score difference any pairing of ``block`` can have: one pairing across
+        every cut inside it with an odd number of entrants above (none across an even one)."""
+        a, b = block
+        return sum(
+            w for w, odd in zip(self.width[a : b - 1], self.odd_cut[a : b - 1], strict=True) if odd
+        )
+
+    def _solve(self, block: tuple[int, int]) -> _Part:
+        """The best draw of ``block`` alone: the score-group construction if it reaches the
+        bound without a rematch (then nothing is better), the exact matching otherwise."""
+        members = self._members(block)
+        bound = self._bound(block)
+        part = self._construct(members)
+        if part is not None and part.rematches == 0 and part.difference == bound:
+            return part._replace(bound=bound)
+        return self._exact(members)._replace(bound=bound)
+
+    def _construct(self, members: list[int]) -> _Part | None:
+        """The Dutch construction (score groups from the top, floaters, halves), with the bye
+        to the lowest-ranked eligible entrant; None if it cannot pair without a rematch."""
+        real = [v for v in members if v != self.dummy]
+        bye = None
+        if self.dummy in members:
+            bye = next((v for v in reversed(real) if self.eligible[v]), None)
+            if bye is None:
+                return None
+            real.remove(bye)
+        pairs = self._complete(real)
+        if pairs is None:
+            return None
+        difference = sum(abs(self.score[i] - self.score[j]) for i, j in pairs)
+        if bye is not None:
+            difference += self.score[bye] - self.score[self.dummy]
+        return _Part(pairs, bye, 0, difference)
+
+    def _exact(self, members: list[int]) -> _Part:
+        """The least-cost draw of ``members`` by a minimum-cost perfect matching, its cost in
+        order of priority: rematches, score difference, the bye's rank (lowest first), times
+        met, club-mates meeting, distance from the Dutch ideal."""
+        size = len(members)
+        span = self.score[members[0]] - self.score[members[-1]]
+        most_met = max(
+            (max(self.met[v].values(), default=0) for v in members if v < len(self.ids)), default=0
+        )
+        levels = (  # each level's total over a whole draw stays below the next level's unit
+            size * span + 1,
+            len(self.ids) + 1,
+            size * most_met + 1,
+            size + 1,
+            size**3 + 1,
+        )
+
+        def cost(u: int, v: int) -> int | None:
+            a, b = members[u], members[v]  # a ranks above b; the bye's vertex is last
+            if b == self.dummy:
+                if not self.eligible[a]:
+                    return None
+                terms = (0, self.score[a] - self.score[b], len(self.ids) - 1 - a, 0, 0, 0)
+            else:
+                terms = (
+                    int(self._rematch(a, b)),
+                    self.score[a] - self.score[b],
+                    0,
+                    self.met[a][b],
+                    int(self._same_club(a, b)),
+                    self._ideal(a, b),
+                )
+            total = terms[0]
+            for unit, term in zip(levels, terms[1:], strict=True):
+                total = total * unit + term
+            return total
+
+        chosen = cheapest_perfect_matching(size, cost)
+        if chosen is None:  # the bye cannot go to anyone in these groups
+            return _Part([], None, len(self.ids), 0)
+        pairs: list[Pair] = []
+        bye = None
+        for u, v in chosen:
+            a, b = members[u], members[v]
+            if b == self.dummy:
+                bye = a
+            else:
+                pairs.append((a, b))
+        difference = sum(abs(self.score[i] - self.score[j]) for i, j in pairs)
+        if bye is not None:
+            difference += self.score[bye] - self.score[self.dummy]
+        return _Part(pairs, bye, sum(self._rematch(i, j) for i, j in pairs), difference)
+
+    def _ideal(self, a: int, b: int) -> int:
+        """How far a v b (a ranked above b) is from the Dutch ideal: in one group, top half v
+        bottom half in order; across groups, the lowest of the upper group v the top of the
+        lower one."""
+        (pa, na), (pb, _) = self.position[a], self.position[b]
+        if self.group[a] == self.group[b]:
+            return (pb - pa - na // 2) ** 2
+        return (na - 1 - pa) ** 2 + pb**2
+
+    def _run_to_merge(
+        self, blocks: list[tuple[int, int]], parts: list[_Part]
+    ) -> tuple[int, int] | None:
+        """The smallest run of neighbouring blocks whose joint draw might beat their separate
+        ones, or None when the separate draws are together optimal.
+
+        A draw that pairs across the cut between two blocks pairs across it at least twice
+        (the cut is even), so across the run of blocks it crosses it has a score difference of
+        at least the run's bounds plus twice each crossed cut's width, and at least the fewest
+        rematches of that run. If no run's separate draws are worse than that, nothing beats
+        them. Ties are broken by the bye's rank, so a tie is worse when the bye is not already
+        with the lowest-ranked eligible entrant.
+        """
+        best: tuple[int, int] | None = None
+        best_size = 0
+        for i in range(len(blocks)):
+            for j in range(i + 1, len(blocks)):
+                run = parts[i : j + 1]
+                rematches = sum(p.rematches for p in run)
+                excess = sum(p.difference - p.bound for p in run)
+                crossed = 2 * sum(self.width[blocks[k][1] - 1] for k in range(i, j))
+                # A draw as good could still give the bye lower down: then it is tried too.
+                bye = next((p.bye for p in run if p.bye is not None), None)
+                lowest = bye is None or not any(self.eligible[bye + 1 : len(self.ids)])
+                worse = excess > crossed if lowest else excess >= crossed
+                if not worse and rematches:
+                    members = [v for b in blocks[i : j + 1] for v in self._members(b)]
+                    worse = self._fewest_rematches(members) < rematches
+                if worse:
+                    size = blocks[j][1] - blocks[i][0]
+                    if best is None or size < best_size:
+                        best, best_size = (i, j), size
+        return best
+
+    def _fewest_rematches(self, members: list[int], *, any_bye: bool = False) -> int:
+        """The fewest rematches of any draw of ``members`` (the bye, if its vertex is among
+        them, to an eligible entrant, or to anyone with ``any_bye``); len(ids) if none can
+        be drawn."""
+        n = len(members)
+        real = len(self.ids)
+
+        def neighbours(v: int) -> Iterator[int]:
+            me = members[v]
+            for u in range(n):
+                other = members[u]
+                if u == v:
+                    continue
+                if me == self.dummy or other == self.dummy:
+                    bye_to = other if me == self.dummy else me
+                    if any_bye or self.eligible[bye_to]:
+                        yield u
+                elif other not in self.met[me]:
+                    yield u
+
+        order = list(range(n))
+        if self.dummy in members:  # matched first, it stays matched
+            order.insert(0, order.pop(members.index(self.dummy)))
+        mate = maximum_matching(n, neighbours, [-1] * n, order)
+        left = [members[v] for v in range(n) if mate[v] == -1]
+        if self.dummy in left:
+            return real
+        return len(left) // 2
 
     def _complete(self, pool: list[int]) -> list[Pair] | None:
         """A rematch-free pairing of ``pool`` (rank order), or None if there is none."""
@@ -477,9 +675,16 @@ class _Pairer:
 
     # --- Output -------------------------------------------------------------------------------
 
-    def pairings(self, pairs: list[Pair], bye: int | None, moved: bool) -> tuple[Pairing, ...]:
+    def pairings(self, pairs: list[Pair], bye: int | None) -> tuple[Pairing, ...]:
         ordered = sorted((min(p), max(p)) for p in pairs)
         fewest = min(self.byes)
+        rematches = sum(self._rematch(i, j) for i, j in pairs)
+        # Fewer rematches only with a second bye for someone: the bye rule came first.
+        for_byes = (
+            rematches > 0
+            and bye is not None
+            and self._fewest_rematches(list(range(len(self.ids) + 1)), any_bye=True) < rematches
+        )
         group_clubs = Counter((self.group[i], self.club[i]) for i in range(len(self.ids)))
 
         def has_mate_in_group(i: int) -> bool:
@@ -493,7 +698,11 @@ class _Pairer:
             else:
                 reasons.append(self.scheme.across(self.recs[i], self.recs[j]))
             if self._rematch(i, j):
-                reasons.append(Reason("rematch_unavoidable", {"times": self.met[i][j]}))
+                times = {"times": self.met[i][j]}
+                if for_byes:
+                    reasons.append(Reason("rematch_keeps_byes_even", times))
+                else:
+                    reasons.append(Reason("rematch_unavoidable", times))
             else:
                 reasons.append(Reason("not_met_before"))
             if self._same_club(i, j):
@@ -506,13 +715,25 @@ class _Pairer:
         if bye is not None:
             reasons = [
                 Reason("bye"),
-                Reason("bye_avoids_rematch" if moved else "lowest_ranked_eligible"),
+                self._why_this_bye(bye, rematches),
                 Reason("first_bye")
                 if fewest == 0
                 else Reason("every_entrant_had_bye", {"byes": fewest}),
             ]
             result.append(Pairing(len(result) + 1, self.ids[bye], None, tuple(reasons)))
         return tuple(result)
+
+    def _why_this_bye(self, bye: int, rematches: int) -> Reason:
+        """``lowest_ranked_eligible``, or why every eligible entrant ranked lower was passed
+        over: each would have forced more rematches (``bye_avoids_rematch``), or some only a
+        larger score difference (``bye_avoids_score_gap``)."""
+        lower = [v for v in range(bye + 1, len(self.ids)) if self.eligible[v]]
+        if not lower:
+            return Reason("lowest_ranked_eligible")
+        everyone = range(len(self.ids))
+        if all(self._fewest_rematches([v for v in everyone if v != c]) > rematches for c in lower):
+            return Reason("bye_avoids_rematch")
+        return Reason("bye_avoids_score_gap")
 
 
 def _pairs_of(members: list[int], mate: list[int]) -> list[Pair]:
