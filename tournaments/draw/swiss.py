@@ -345,13 +345,23 @@ class _Pairer:
         # Blocks: runs of score groups between even cuts, each solved on its own ...
         bounds = [0] + [k + 1 for k, odd in enumerate(self.odd_cut) if not odd]
         blocks = [(a, b) for a, b in zip(bounds, [*bounds[1:], len(self.groups)], strict=True)]
-        parts = [self._solve(block) for block in blocks]
+        parts = [self._solve(block, (0, self._bound(block))) for block in blocks]
         # ... unless a draw that pairs across the cuts between some of them could be better.
         while (run := self._run_to_merge(blocks, parts)) is not None:
             i, j = run
             merged = (blocks[i][0], blocks[j][1])
+            # The merged block's draw is at least as good as the separate ones, or it pairs
+            # across a cut between them, at least twice: at least the cut's width twice more
+            # than the bound, and at least the fewest rematches of the merged block.
+            separate = (
+                sum(p.rematches for p in parts[i : j + 1]),
+                sum(p.difference for p in parts[i : j + 1]),
+            )
+            narrowest = min(self.width[blocks[k][1] - 1] for k in range(i, j))
+            fewest = self._fewest_rematches(self._members(merged), self._pairs(parts[i : j + 1]))
+            across = (fewest, self._bound(merged) + 2 * narrowest)
             blocks[i : j + 1] = [merged]
-            parts[i : j + 1] = [self._solve(merged)]
+            parts[i : j + 1] = [self._solve(merged, min(separate, across))]
         pairs = [p for part in parts for p in part.pairs]
         bye = next((part.bye for part in parts if part.bye is not None), None)
         return pairs, bye
@@ -369,15 +379,22 @@ class _Pairer:
             w for w, odd in zip(self.width[a : b - 1], self.odd_cut[a : b - 1], strict=True) if odd
         )
 
-    def _solve(self, block: tuple[int, int]) -> _Part:
-        """The best draw of ``block`` alone: the score-group construction if it reaches the
-        bound without a rematch (then nothing is better), the exact matching otherwise."""
+    def _solve(self, block: tuple[int, int], floor: tuple[int, int]) -> _Part:
+        """The best draw of ``block`` alone: the score-group construction if it reaches
+        ``floor`` (rematches, score difference: no draw of the block is better), the exact
+        matching otherwise."""
         members = self._members(block)
         bound = self._bound(block)
         part = self._construct(members)
-        if part is not None and part.rematches == 0 and part.difference == bound:
+        if part is not None and (part.rematches, part.difference) == floor:
             return part._replace(bound=bound)
         return self._exact(members)._replace(bound=bound)
+
+    def _pairs(self, parts: Sequence[_Part]) -> list[Pair]:
+        """The pairs of ``parts``, the bye as a pair with the bye's vertex."""
+        pairs = [p for part in parts for p in part.pairs]
+        pairs += [(part.bye, self.dummy) for part in parts if part.bye is not None]
+        return pairs  # type: ignore[misc]
 
     def _construct(self, members: list[int]) -> _Part | None:
         """The Dutch construction (score groups from the top, floaters, halves), with the bye
@@ -486,19 +503,27 @@ class _Pairer:
                 worse = excess > crossed if lowest else excess >= crossed
                 if not worse and rematches:
                     members = [v for b in blocks[i : j + 1] for v in self._members(b)]
-                    worse = self._fewest_rematches(members) < rematches
+                    start = self._pairs(run)
+                    worse = self._fewest_rematches(members, start) < rematches
                 if worse:
                     size = blocks[j][1] - blocks[i][0]
                     if best is None or size < best_size:
                         best, best_size = (i, j), size
         return best
 
-    def _fewest_rematches(self, members: list[int], *, any_bye: bool = False) -> int:
+    def _fewest_rematches(
+        self, members: list[int], start: Sequence[Pair] = (), *, any_bye: bool = False
+    ) -> int:
         """The fewest rematches of any draw of ``members`` (the bye, if its vertex is among
         them, to an eligible entrant, or to anyone with ``any_bye``); len(ids) if none can
-        be drawn."""
+        be drawn. The maximum matching is grown from the rematch-free pairs of ``start``."""
         n = len(members)
         real = len(self.ids)
+        local = {v: k for k, v in enumerate(members)}
+        mate = [-1] * n
+        for a, b in start:
+            if a in local and b in local and (b == self.dummy or not self._rematch(a, b)):
+                mate[local[a]], mate[local[b]] = local[b], local[a]
 
         def neighbours(v: int) -> Iterator[int]:
             me = members[v]
@@ -513,10 +538,18 @@ class _Pairer:
                 elif other not in self.met[me]:
                     yield u
 
-        order = list(range(n))
-        if self.dummy in members:  # matched first, it stays matched
-            order.insert(0, order.pop(members.index(self.dummy)))
-        mate = maximum_matching(n, neighbours, [-1] * n, order)
+        if self.dummy in local and mate[local[self.dummy]] == -1:
+            # Cover the bye's vertex first (taking its neighbour from its partner keeps the
+            # matching's size): growing a matching never uncovers a vertex, so the maximum
+            # reached is one in which the bye goes to an entrant allowed to have it.
+            d = local[self.dummy]
+            u = next(neighbours(d), None)
+            if u is None:
+                return real
+            if mate[u] != -1:
+                mate[mate[u]] = -1
+            mate[u], mate[d] = d, u
+        mate = maximum_matching(n, neighbours, mate, range(n))
         left = [members[v] for v in range(n) if mate[v] == -1]
         if self.dummy in left:
             return real
