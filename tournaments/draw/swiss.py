@@ -749,7 +749,10 @@ class _Pairer:
         for_byes = (
             rematches > 0
             and bye is not None
-            and self._fewest_rematches(list(range(len(self.ids) + 1)), any_bye=True) < rematches
+            and self._fewest_rematches(
+                list(range(len(self.ids) + 1)), [*pairs, (bye, self.dummy)], any_bye=True
+            )
+            < rematches
         )
         group_clubs = Counter((self.group[i], self.club[i]) for i in range(len(self.ids)))
 
@@ -781,7 +784,7 @@ class _Pairer:
         if bye is not None:
             reasons = [
                 Reason("bye"),
-                self._why_this_bye(bye, rematches),
+                self._why_this_bye(bye, pairs),
                 Reason("first_bye")
                 if fewest == 0
                 else Reason("every_entrant_had_bye", {"byes": fewest}),
@@ -789,7 +792,7 @@ class _Pairer:
             result.append(Pairing(len(result) + 1, self.ids[bye], None, tuple(reasons)))
         return tuple(result)
 
-    def _why_this_bye(self, bye: int, rematches: int) -> Reason:
+    def _why_this_bye(self, bye: int, pairs: list[Pair]) -> Reason:
         """``lowest_ranked_eligible``, or why every eligible entrant ranked lower was passed
         over: each would have forced more rematches (``bye_avoids_rematch``), or some only a
         larger score difference (``bye_avoids_score_gap``)."""
@@ -797,7 +800,13 @@ class _Pairer:
         if not lower:
             return Reason("lowest_ranked_eligible")
         everyone = range(len(self.ids))
-        if all(self._fewest_rematches([v for v in everyone if v != c]) > rematches for c in lower):
+        rematches = sum(self._rematch(i, j) for i, j in pairs)
+
+        def fewest_with_bye_to(c: int) -> int:
+            start = [p for p in pairs if c not in p]  # the draw's pairs, grown from
+            return self._fewest_rematches([v for v in everyone if v != c], start)
+
+        if all(fewest_with_bye_to(c) > rematches for c in lower):
             return Reason("bye_avoids_rematch")
         return Reason("bye_avoids_score_gap")
 
