@@ -252,6 +252,26 @@ def test_larger_fields_match_one_exact_matching_of_the_whole_field(n, rounds, se
         assert draw_cost(pairs, bye, met, score) == whole_field_optimum(ids, met, score, eligible)
 
 
+def test_the_least_total_score_difference_beats_floating_group_by_group():
+    # After four rounds: 1 on 4–0; 2 on 3–1; 5, 6, 8 on 2–2; 3, 4, 7 on 1–3. 1 has met 2, 3, 5
+    # and 8, and 2 has met 1, 4, 5 and 6. Floating group by group from the top (1 v 7, 2 v 8,
+    # 5 v 3, 6 v 4) costs 3 + 1 + 1 + 1 = 6 wins of difference; 1 v 6 and 2 v 7 cost 2 + 2,
+    # and the other two meet their own group: 4, the least possible.
+    entrants = [Entrant(i, seed=i) for i in range(1, 9)]
+    won = {
+        1: [(1, 5), (2, 6), (3, 7), (4, 8)],
+        2: [(1, 3), (2, 4), (5, 7), (8, 6)],
+        3: [(1, 2), (8, 3), (5, 4), (6, 7)],
+        4: [(1, 8), (2, 5), (6, 3), (7, 4)],
+    }
+    history = [Result(rnd, a, b, a) for rnd, pairs in won.items() for a, b in pairs]
+    pairings = pair_swiss(entrants, history, rng=0)
+    assert [(p.a_id, p.b_id) for p in pairings] == [(1, 6), (2, 7), (5, 8), (3, 4)]
+    wins = {i: r.wins for i, r in records(entrants, history).items()}
+    assert sum(abs(wins[p.a_id] - wins[p.b_id]) for p in pairings) == 4
+    assert pairings[0].describe() == "floats down from 4–0 to meet 2–2, not met before"
+
+
 def test_a_second_bye_is_not_given_to_avoid_a_rematch():
     # 7 entrants after 6 rounds: entrant r had the bye in round r, so only 7 has had none.
     # 1, 2, 3 have met each of 4, 5, 6 and nobody else among 1–6: with the bye to 7, pairing
