@@ -603,20 +603,6 @@ class _Pairer:
                 return pairs[:kept] + _pairs_of(rest, mate)
         return None
 
-    def _least_bad(self, pool: list[int]) -> tuple[list[Pair], int]:
-        """The pairing of ``pool`` with the fewest rematches; returns it and that number."""
-        pairs = self._by_groups(pool)[0]
-        mate = self._maximum(pool, pairs)
-        result = _pairs_of(pool, mate)
-        left = [pool[v] for v in range(len(pool)) if mate[v] == -1]
-        rematches = len(left) // 2
-        while left:  # every two of these have met: pair those who met least, nearest in rank
-            i = left.pop(0)
-            j = min(left, key=lambda j: (self.met[i][j], j - i))
-            left.remove(j)
-            result.append((i, j))
-        return result, rematches
-
     # --- Score groups, top down ---------------------------------------------------------------
 
     def _by_groups(
