@@ -50,10 +50,12 @@ So the field is cut where the matching is known in advance:
   better of the two floors) and the check repeats.
 
 In big fields the blocks' constructions reach their bounds and nothing is merged: 1,024
-entrants in about 0.02 s, 4,096 in about 0.1 s (`benchmarks/draw.py`). The exact matching runs
-on the parts that need it, which in practice are the late rounds of small fields (64 entrants,
-20 rounds: under 0.7 s a round) or fields with many more rounds than a Swiss plays (256
-entrants after 16 rounds: several seconds).
+entrants in about 0.01–0.02 s, 4,096 in about 0.04–0.1 s (`benchmarks/draw.py`). The exact
+matching runs on the parts that need it, which in practice are the late rounds of small fields
+(16–65 entrants after up to 20 rounds: at most about 0.4 s a round). Fields with far more
+rounds than a Swiss plays are the slow case, as the rigid top groups pull whole neighbouring
+blocks into the exact matching: 128 entrants after 20 rounds, about 2 s; 256 after 16, about
+9 s.
 
 Table order: higher score groups first, then by ranking; table 1 is the best match. The bye is
 listed last.
