@@ -164,7 +164,11 @@ def player_ratings(*, player: Player) -> PlayerRatings:
                 rating_before=e.mu_before - 3 * e.sigma_before,
             )
         )
-    names = {p.pk: str(p) for p in Player.objects.filter(pk__in=people).only("first_name", "last_name")}
+    names = {
+        p.pk: str(p) for p in Player.objects.filter(pk__in=people).only("first_name", "last_name")
+    }
     names[player.pk] = str(player)
-    rows = list(RankingRow.objects.filter(player=player).select_related("club").order_by("club__name"))
+    rows = list(
+        RankingRow.objects.filter(player=player).select_related("club").order_by("club__name")
+    )
     return PlayerRatings(player=player, history=history, names=names, rows=rows)

@@ -75,15 +75,11 @@ def _tournament_match_row(match: Match) -> dict | None:
         or match.round.status == Round.Status.DRAFT
     ):
         return None
-    substitutes = {
-        (s.entry_id, s.replaced_id): s.substitute_id for s in match.substitutions.all()
-    }
+    substitutes = {(s.entry_id, s.replaced_id): s.substitute_id for s in match.substitutions.all()}
 
     def players(entry) -> list[int]:
         pair = entry.pair
-        return [
-            substitutes.get((entry.pk, p), p) for p in (pair.player_one_id, pair.player_two_id)
-        ]
+        return [substitutes.get((entry.pk, p), p) for p in (pair.player_one_id, pair.player_two_id)]
 
     side_a, side_b = players(match.entry_a), players(match.entry_b)
     if set(side_a) & set(side_b) or len(set(side_a)) < 2 or len(set(side_b)) < 2:
@@ -171,9 +167,7 @@ def ratings_rebuild(*, resync: bool = True) -> int:
                 if row is not None:
                     rows[match.pk] = row
             RatedMatch.objects.filter(source=source).exclude(source_id__in=list(rows)).delete()
-            known = dict(
-                RatedMatch.objects.filter(source=source).values_list("source_id", "pk")
-            )
+            known = dict(RatedMatch.objects.filter(source=source).values_list("source_id", "pk"))
             RatedMatch.objects.bulk_create(
                 [
                     RatedMatch(source=source, source_id=mid, **row)

@@ -88,13 +88,16 @@ def test_rating_in_two_pieces_is_rating_at_once(matches, data):
 def test_points_are_the_sum_of_twelve_ten_and_twenty(matches):
     run = ratings.rate(matches)
     for h in run.history:
-        assert h.points == {
-            Result.WIN: 12,
-            Result.WALKOVER: 12,
-            Result.LOSS: -10,
-            Result.ABANDON: -20,
-            Result.DRAW: 0,
-        }[h.result]
+        assert (
+            h.points
+            == {
+                Result.WIN: 12,
+                Result.WALKOVER: 12,
+                Result.LOSS: -10,
+                Result.ABANDON: -20,
+                Result.DRAW: 0,
+            }[h.result]
+        )
 
 
 def played(partners, opponents, result):
