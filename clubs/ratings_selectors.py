@@ -15,6 +15,7 @@ head), abandono (a forfeit lost).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -24,6 +25,8 @@ from clubs.models import Club, Player, RankingRow, RankingSettings, RatedMatch, 
 from config.errors import Invalid, NotFound
 
 ORDERS = ("rating", "points")
+#: players on one page of a peña's ranking (a phone reads it; the whole list can be 10,000)
+RANKING_PAGE_SIZE = 100
 
 
 def ranking_shows(*, club: Club) -> str:
@@ -46,6 +49,51 @@ def ranking_for_club(*, club: Club, order: str = "rating") -> QuerySet[RankingRo
         RankingRow.objects.filter(club=club)
         .select_related("player")
         .order_by(f"-{order}", f"-{other}", "player__last_name", "player__first_name", "player_id")
+    )
+
+
+@dataclass(frozen=True)
+class RankingPage:
+    shows: str
+    order: str
+    page: int
+    pages: int
+    count: int
+    first_position: int
+    rows: list[RankingRow]
+
+
+def ranking_page(*, club: Club, order: str = "", page: str | int = 1) -> RankingPage:
+    """One page of the peña's ranking (three queries: the choice, the count, the rows).
+    ``order``: "rating" or "points"; empty: what the peña shows first."""
+    shows = ranking_shows(club=club)
+    if not order:
+        order = "points" if shows == RankingSettings.Shows.POINTS else "rating"
+    rows = ranking_for_club(club=club, order=order)
+    try:
+        number = int(page)
+    except (TypeError, ValueError):
+        raise Invalid(
+            "'{page}' is not a page number.", code="page_not_a_number", page=str(page)[:20]
+        ) from None
+    count = rows.count()
+    pages = max(1, math.ceil(count / RANKING_PAGE_SIZE))
+    if not 1 <= number <= pages:
+        raise NotFound(
+            "There is no page {page}: pages go from 1 to {pages}.",
+            code="page_out_of_range",
+            page=number,
+            pages=pages,
+        )
+    start = (number - 1) * RANKING_PAGE_SIZE
+    return RankingPage(
+        shows=shows,
+        order=order,
+        page=number,
+        pages=pages,
+        count=count,
+        first_position=start + 1,
+        rows=list(rows[start : start + RANKING_PAGE_SIZE]),
     )
 
 
@@ -95,6 +143,10 @@ class PlayerRatings:
     @property
     def current(self) -> HistoryPoint | None:
         return self.history[-1] if self.history else None
+
+    def against(self, other: int) -> list[HistoryPoint]:
+        """The matches played against ``other``, oldest first."""
+        return [h for h in self.history if other in h.opponents]
 
     def played(self) -> list[ratings.PlayedMatch]:
         return [
@@ -172,3 +224,14 @@ def player_ratings(*, player: Player) -> PlayerRatings:
         RankingRow.objects.filter(player=player).select_related("club").order_by("club__name")
     )
     return PlayerRatings(player=player, history=history, names=names, rows=rows)
+
+
+def head_to_head(
+    *, player: Player, other_id: int
+) -> tuple[PlayerRatings, Player, list[HistoryPoint]]:
+    """The player's ratings, the other player, and the matches between them (oldest first)."""
+    other = rated_player_get(player_id=other_id)
+    if other.pk == player.pk:
+        raise Invalid("Head to head needs two different players.", code="head_to_head_same_player")
+    mine = player_ratings(player=player)
+    return mine, other, mine.against(other.pk)
