@@ -280,10 +280,24 @@ class HeadToHeadApi(APIView):
         class Meta:
             ref_name = "ClubHeadToHead"
 
-    @extend_schema(operation_id="player_head_to_head", responses=OutputSerializer)
-    def get(self, request: Request, player_id: int, other_id: int) -> Response:
+    class QuerySerializer(serializers.Serializer):
+        other = serializers.IntegerField(min_value=1, help_text="the other player's id")
+
+        class Meta:
+            ref_name = "ClubHeadToHeadQuery"
+
+    @extend_schema(
+        operation_id="player_head_to_head",
+        parameters=[QuerySerializer],
+        responses=OutputSerializer,
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         player = ratings_selectors.rated_player_get(player_id=player_id)
-        _, other, matches = ratings_selectors.head_to_head(player=player, other_id=other_id)
+        _, other, matches = ratings_selectors.head_to_head(
+            player=player, other_id=query.validated_data["other"]
+        )
         won = {ratings.Result.WIN, ratings.Result.WALKOVER}
         lost = {ratings.Result.LOSS, ratings.Result.ABANDON}
         data = {

@@ -55,7 +55,7 @@ urlpatterns = [
         "players/<int:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
     ),
     path(
-        "players/<int:player_id>/head-to-head/<int:other_id>",
+        "players/<int:player_id>/head-to-head",
         ratings.HeadToHeadApi.as_view(),
         name="player-head-to-head",
     ),

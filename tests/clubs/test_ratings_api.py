@@ -138,10 +138,10 @@ def test_head_to_head_between_two_players(rated):
     _, matches = rated
     first = matches[0]
     me, them = first.entry_a.pair.player_one_id, first.entry_b.pair.player_two_id
-    body = client_for().get(f"{API}/players/{me}/head-to-head/{them}").json()
+    body = client_for().get(f"{API}/players/{me}/head-to-head?other={them}").json()
     assert body["matches"] >= 1 and body["wins"] + body["losses"] == body["matches"]
     assert all(them in h["opponents"] for h in body["history"])
-    mirror = client_for().get(f"{API}/players/{them}/head-to-head/{me}").json()
+    mirror = client_for().get(f"{API}/players/{them}/head-to-head?other={me}").json()
     assert (mirror["wins"], mirror["losses"]) == (body["losses"], body["wins"])
 
 
@@ -149,9 +149,14 @@ def test_a_player_without_rated_matches_and_a_head_to_head_with_oneself_are_erro
     _, matches = rated
     me = matches[0].entry_a.pair.player_one_id
     error(client_for().get(f"{API}/players/999999/ratings"), 404, "rated_player_not_found")
+    error(client_for().get(f"{API}/players/{me}/head-to-head"), 400, "validation")
     error(
-        client_for().get(f"{API}/players/{me}/head-to-head/{me}"), 400, "head_to_head_same_player"
+        client_for().get(f"{API}/players/{me}/head-to-head?other={me}"),
+        400,
+        "head_to_head_same_player",
     )
     error(
-        client_for().get(f"{API}/players/{me}/head-to-head/999999"), 404, "rated_player_not_found"
+        client_for().get(f"{API}/players/{me}/head-to-head?other=999999"),
+        404,
+        "rated_player_not_found",
     )
