@@ -249,10 +249,16 @@ class RatingEntry(models.Model):
     Rebuilt from the first changed match on by clubs.ratings_services: never edited by hand.
     """
 
-    match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
+    # No index of their own: (match, player) is unique and (player, order_key) is indexed; a
+    # season rebuilt from scratch writes hundreds of thousands of these rows.
+    match = models.ForeignKey(
+        RatedMatch, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_entries", db_index=False
+    )
     #: copies of the match's, so that a player's history is read from one index
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     order_key = models.CharField(max_length=64)
     side = models.CharField(max_length=1)
     result = models.CharField(max_length=8)
@@ -282,7 +288,9 @@ class RankingRow(models.Model):
     """A player's line in a peña's ranking: the peña's matches and points, and the player's
     rating (from every match anywhere). Rebuilt with the entries; the pages only read it."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ranking_rows")
+    club = models.ForeignKey(  # (club, player) is unique: that index serves the club too
+        Club, on_delete=models.CASCADE, related_name="ranking_rows", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ranking_rows")
     matches = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)

@@ -127,17 +127,28 @@ def rate(records: Iterable[MatchRecord], start: Mapping[int, Rating] | None = No
     Deterministic: the same records from the same start give the same floats, so a run cut at
     any match and continued from the ratings stored there ends exactly where one run ends.
     """
-    ratings: dict[int, Rating] = dict(start or {})
+    start = start or {}
+    # OpenSkill's own rating objects carry the state from match to match (making one costs a
+    # uuid); a player's is made once, from ``start`` or new.
+    current: dict = {}
     history: list[HistoryRow] = []
     append = history.append
     model_rate = _MODEL.rate
     create = _MODEL.create_rating
+
+    def rating_of(player: int):
+        found = current.get(player)
+        if found is None:
+            old = start.get(player, NEW)
+            found = current[player] = create([old.mu, old.sigma])
+        return found
+
     for record in records:
         result_a, result_b = _results(record)
-        before_a = [ratings.get(p, NEW) for p in record.side_a]
-        before_b = [ratings.get(p, NEW) for p in record.side_b]
+        team_a = [rating_of(p) for p in record.side_a]
+        team_b = [rating_of(p) for p in record.side_b]
         if record.forfeit:
-            after_a, after_b = before_a, before_b
+            new_a, new_b = team_a, team_b
         else:
             if record.outcome is Outcome.A:
                 ranks = [1, 2]
@@ -145,19 +156,27 @@ def rate(records: Iterable[MatchRecord], start: Mapping[int, Rating] | None = No
                 ranks = [2, 1]
             else:
                 ranks = [1, 1]
-            team_a = [create([r.mu, r.sigma]) for r in before_a]
-            team_b = [create([r.mu, r.sigma]) for r in before_b]
             new_a, new_b = model_rate([team_a, team_b], ranks=ranks)
-            after_a = [Rating(r.mu, r.sigma) for r in new_a]
-            after_b = [Rating(r.mu, r.sigma) for r in new_b]
         for side, players, before, after, result in (
-            ("a", record.side_a, before_a, after_a, result_a),
-            ("b", record.side_b, before_b, after_b, result_b),
+            ("a", record.side_a, team_a, new_a, result_a),
+            ("b", record.side_b, team_b, new_b, result_b),
         ):
             points = POINTS[result]
             for player, old, new in zip(players, before, after, strict=True):
-                ratings[player] = new
-                append(HistoryRow(record.key, player, side, result, old, new, points))
+                current[player] = new
+                append(
+                    HistoryRow(
+                        record.key,
+                        player,
+                        side,
+                        result,
+                        Rating(old.mu, old.sigma),
+                        Rating(new.mu, new.sigma),
+                        points,
+                    )
+                )
+    ratings = dict(start)
+    ratings.update((p, Rating(r.mu, r.sigma)) for p, r in current.items())
     return RatingRun(ratings, history)
 
 
