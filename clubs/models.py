@@ -271,7 +271,8 @@ class RatingEntry(models.Model):
     points = models.SmallIntegerField()
 
     class Meta:
-        ordering = ["player", "order_key"]
+        # by the columns: "player" would order by the player's name, through a join
+        ordering = ["player_id", "order_key"]
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="rating_entry_once"),
         ]

@@ -240,7 +240,7 @@ def _rerate_from(key: str) -> int:
     players = {p for r in records for p in (*r.side_a, *r.side_b)}
     stale = RatingEntry.objects.filter(order_key__gte=key)
     if key:
-        players |= set(stale.values_list("player_id", flat=True).distinct())
+        players |= set(stale.order_by().values_list("player_id", flat=True).distinct())
     run = ratings.rate(records, _ratings_before(key, players))
     stale.delete()
     clubs = {r.key: r.club_id for r in records}
