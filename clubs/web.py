@@ -33,7 +33,7 @@ from config.views import error_response
 MATCHES_SHOWN = 30
 #: the chart's points at most (a long history is thinned evenly, its last point kept)
 CHART_POINTS = 240
-CHART_W, CHART_H, CHART_PAD = 600, 200, 28
+CHART_W, CHART_H, CHART_PAD, CHART_LEFT = 600, 220, 16, 64
 
 RESULT_TEXT = {
     ratings.Result.WIN: gettext_lazy("Ganada"),
@@ -68,6 +68,7 @@ class Chart:
 
     width: int
     height: int
+    left: int  # where the plot starts (the labels are left of it)
     points: str  # "x,y x,y …" for a polyline
     last_x: float
     last_y: float
@@ -89,10 +90,10 @@ def _chart(history: list[ratings_selectors.HistoryPoint]) -> Chart | None:
     low, high = min(values), max(values)
     if high - low < 1:
         low, high = low - 0.5, high + 0.5
-    inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * CHART_PAD
+    inner_w, inner_h = CHART_W - CHART_LEFT - CHART_PAD, CHART_H - 2 * CHART_PAD
 
     def x(i: int) -> float:
-        return round(CHART_PAD + inner_w * (i / max(1, n - 1)), 1)
+        return round(CHART_LEFT + inner_w * (i / max(1, n - 1)), 1)
 
     def y(v: float) -> float:
         return round(CHART_PAD + inner_h * (1 - (v - low) / (high - low)), 1)
@@ -102,6 +103,7 @@ def _chart(history: list[ratings_selectors.HistoryPoint]) -> Chart | None:
     return Chart(
         width=CHART_W,
         height=CHART_H,
+        left=CHART_LEFT,
         points=points,
         last_x=x(n - 1),
         last_y=y(values[-1]),
