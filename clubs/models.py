@@ -226,6 +226,8 @@ class RatedMatch(models.Model):
     outcome = models.CharField(max_length=8, choices=Outcome.choices)
     #: the loser did not play: the points ranking counts it, the ratings do not move
     forfeit = models.BooleanField(default=False)
+    #: False for a private tournament's match: it rates, but the pages do not say where it was
+    is_public = models.BooleanField(default=True)
     #: juegos of each side, for the pages
     games_a = models.PositiveSmallIntegerField(default=0)
     games_b = models.PositiveSmallIntegerField(default=0)

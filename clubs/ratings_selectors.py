@@ -4,7 +4,8 @@ Responsible for: the rows the API and the public pages show, each in a fixed, sm
 queries whatever the number of players or matches: the ranking is read from the stored ranking
 rows (one query a page, one for the count); a player's page from their entries joined to the
 matches (one query) and the names of the people in them (one query). Everything here is
-public, like a published tournament's standings: names, ratings and results, no contacts.
+public, like a published tournament's standings: names, ratings and results, no contacts; a
+private tournament's match counts but is not named.
 
 Must not: write or re-rate (clubs.ratings_services does); compute a rating.
 
@@ -182,6 +183,7 @@ def player_ratings(*, player: Player) -> PlayerRatings:
             "match__event",
             "match__stage",
             "match__url",
+            "match__is_public",
             "match__players_a",
             "match__players_b",
             "match__games_a",
@@ -200,9 +202,9 @@ def player_ratings(*, player: Player) -> PlayerRatings:
             HistoryPoint(
                 match_id=m.pk,
                 played_at=m.played_at,
-                event=m.event,
-                stage=m.stage,
-                url=m.url,
+                event=m.event if m.is_public else "",  # a private tournament is not named
+                stage=m.stage if m.is_public else "",
+                url=m.url if m.is_public else "",
                 club_id=e.club_id,
                 partners=partners,
                 opponents=tuple(other),

@@ -114,6 +114,7 @@ def _tournament_match_row(match: Match) -> dict | None:
         "players_b": side_b,
         "outcome": outcome,
         "forfeit": match.kind == Match.Kind.FORFEIT,
+        "is_public": tournament.is_public,
         "games_a": match.games_a,
         "games_b": match.games_b,
     }

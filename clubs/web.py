@@ -124,7 +124,7 @@ def _match_rows(points, names: dict[int, str]) -> list[dict]:
         rows.append(
             {
                 "when": h.played_at,
-                "event": h.event,
+                "event": h.event or _("un torneo privado"),
                 "stage": h.stage,
                 "url": h.url,
                 "partners": _people(h.partners, names),

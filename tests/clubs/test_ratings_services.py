@@ -229,3 +229,16 @@ def test_a_result_confirmed_at_the_table_reaches_the_ratings(django_capture_on_c
         )
     won = RatingEntry.objects.get(player_id=match.entry_a.pair.player_one_id)
     assert (won.result, won.points) == ("win", 12) and won.rating > 0
+
+
+def test_a_private_tournaments_match_rates_but_its_pages_do_not_name_it(client):
+    from clubs.ratings_selectors import player_ratings
+
+    tournament, matches = season(rounds=1, pairs=2)
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False, name="Torneo secreto")
+    rating_tournament_match_sync(match_id=matches[0].pk)
+    player = matches[0].entry_a.pair.player_one
+    (point,) = player_ratings(player=player).history
+    assert (point.event, point.url) == ("", "") and point.rating != 0
+    html = client.get(f"/jugadores/{player.pk}/").content.decode()
+    assert "Torneo secreto" not in html and "un torneo privado" in html

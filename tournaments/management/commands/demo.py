@@ -198,6 +198,7 @@ class Command(BaseCommand):
             ("site", url("home")),
             ("tournament", url("web:tournament", **public)),
             ("standings", url("web:public-standings", **public)),
+            ("players' ranking", url("web:club-ranking", club_slug=tournament.club.slug)),
             ("organizer's desk", url("web:organizer-tournament", tournament_id=tournament.id)),
             ("API: tournament", url(API + "tournament-detail", tournament_id=tournament.id)),
             ("API: phases", url(API + "rounds-phases", tournament_id=tournament.id)),
