@@ -31,6 +31,7 @@ from django.urls import reverse
 from clubs import ratings, roles
 from clubs.models import (
     Club,
+    Player,
     RankingRow,
     RankingSettings,
     RatedMatch,
@@ -218,6 +219,15 @@ def _ratings_before(key: str, players: set[int]) -> dict[int, ratings.Rating]:
     return {p: r for p, r in found.items() if p in players}
 
 
+def _existing_players(players: set[int]) -> set[int]:
+    if len(players) > _IN_LIMIT * 4:
+        return set(Player.objects.values_list("pk", flat=True)) & players
+    found: set[int] = set()
+    for group in _chunks(sorted(players)):
+        found.update(Player.objects.filter(pk__in=group).values_list("pk", flat=True))
+    return found
+
+
 def _rerate_from(key: str) -> int:
     """Re-rate every match whose order key is ``key`` or later, from the ratings stored before
     it; rebuild the ranking rows of every player whose entries changed. Runs under the lock."""
@@ -239,6 +249,12 @@ def _rerate_from(key: str) -> int:
     ]
     match_ids = {r[1]: r[0] for r in rows}
     players = {p for r in records for p in (*r.side_a, *r.side_b)}
+    gone = players - _existing_players(players)
+    if gone:  # a player deleted since (with their history): their matches no longer rate
+        dropped = {r.key for r in records if gone & {*r.side_a, *r.side_b}}
+        RatedMatch.objects.filter(order_key__in=dropped).delete()
+        records = [r for r in records if r.key not in dropped]
+        players -= gone
     stale = RatingEntry.objects.filter(order_key__gte=key)
     if key:
         players |= set(stale.order_by().values_list("player_id", flat=True).distinct())

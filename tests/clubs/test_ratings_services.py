@@ -242,3 +242,22 @@ def test_a_private_tournaments_match_rates_but_its_pages_do_not_name_it(client):
     assert (point.event, point.url) == ("", "") and point.rating != 0
     html = client.get(f"/jugadores/{player.pk}/").content.decode()
     assert "Torneo secreto" not in html and "un torneo privado" in html
+
+
+def test_a_player_deleted_since_takes_their_matches_out_of_the_ratings():
+    from django.db.models import Q
+
+    from clubs.models import Player
+
+    _, matches = season(rounds=3, pairs=4, seed=8)
+    for match in matches:
+        rating_tournament_match_sync(match_id=match.pk)
+    entry = matches[0].entry_a
+    pair, gone = entry.pair, entry.pair.player_one_id
+    Match.objects.filter(Q(entry_a=entry) | Q(entry_b=entry)).delete()
+    entry.delete()
+    pair.delete()
+    Player.objects.filter(pk=gone).delete()  # with their history (cascade)
+    assert ratings_rebuild(resync=False) == len(matches) - 3  # the three matches of that pair
+    assert RatingEntry.objects.count() == 4 * (len(matches) - 3)
+    assert not RankingRow.objects.filter(player_id=gone).exists()
