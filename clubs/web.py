@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from clubs import ratings, ratings_selectors
-from clubs.models import Club
+from clubs.models import Club, RankingSettings
 from config.errors import DomainError, NotFound
 from config.views import error_response
 
@@ -165,6 +165,8 @@ def ranking_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     try:
         club = _club(club_slug)
         order = {"puntos": "points", "valoracion": "rating"}.get(request.GET.get("orden", ""), "")
+        if ratings_selectors.ranking_shows(club=club) != RankingSettings.Shows.BOTH:
+            order = ""  # one ranking shown: in its own order
         page = ratings_selectors.ranking_page(
             club=club, order=order, page=request.GET.get("pagina", "1")
         )

@@ -38,6 +38,15 @@ def test_a_pena_that_shows_points_only_hides_the_rating(client, rated):
     RankingSettings.objects.create(club=tournament.club, shows="points")
     html = client.get(f"/penas/{tournament.club.slug}/ranking/").content.decode()
     assert "Puntos" in html and "Valoración</th>" not in html and "Por valoración" not in html
+    asked = client.get(f"/penas/{tournament.club.slug}/ranking/?orden=valoracion").content.decode()
+    shown = [
+        int(p)
+        for p in re.findall(
+            r'<td class="num">(-?\d+)</td>' + r'<td class="num">\d+</td>' * 3 + "</tr>",
+            asked,
+        )
+    ]
+    assert len(shown) == 16 and shown == sorted(shown, reverse=True)  # still by points
 
 
 def test_the_ranking_page_in_english(client, rated):
