@@ -221,7 +221,7 @@ def _ratings_before(key: str, players: set[int]) -> dict[int, ratings.Rating]:
 
 def _existing_players(players: set[int]) -> set[int]:
     if len(players) > _IN_LIMIT * 4:
-        return set(Player.objects.values_list("pk", flat=True)) & players
+        return set(Player.objects.order_by().values_list("pk", flat=True)) & players
     found: set[int] = set()
     for group in _chunks(sorted(players)):
         found.update(Player.objects.filter(pk__in=group).values_list("pk", flat=True))
@@ -295,7 +295,8 @@ def _rerate_from(key: str) -> int:
             for h in run.history
         ),
     )
-    _ranking_rows_rebuild(None if not key else players)
+    # Many players: one pass over every entry costs less than a query per chunk of them.
+    _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
     return len(records)
 
 
