@@ -280,7 +280,8 @@ class RatingEntry(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "order_key"], name="rating_entry_history"),
-            models.Index(fields=["order_key"], name="rating_entry_order"),
+            # none on order_key alone: a re-rating scans the table once or twice, where an
+            # index would be updated for each of the hundreds of thousands of rows it writes
         ]
 
     def __str__(self) -> str:
