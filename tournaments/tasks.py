@@ -87,6 +87,7 @@ def result_confirmed(match_id: int) -> None:
     standings_refresh(match.round.phase_id)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
+    result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
 
 
 @shared_task(name="tournaments.reconcile", **RETRY)

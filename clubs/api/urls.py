@@ -3,7 +3,7 @@ on its own action path, like the rest of the API."""
 
 from django.urls import path
 
-from clubs.api import clubs, players, presets
+from clubs.api import clubs, players, presets, ratings
 
 app_name = "clubs"
 
@@ -45,4 +45,18 @@ urlpatterns = [
     path(_PRESET, presets.PresetDetailApi.as_view(), name="preset-detail"),
     path(f"{_PRESET}/update", presets.PresetUpdateApi.as_view(), name="preset-update"),
     path(f"{_PRESET}/delete", presets.PresetDeleteApi.as_view(), name="preset-delete"),
+    path(f"{_CLUB}/ranking", ratings.RankingApi.as_view(), name="club-ranking"),
+    path(
+        f"{_CLUB}/ranking/settings",
+        ratings.RankingSettingsApi.as_view(),
+        name="club-ranking-settings",
+    ),
+    path(
+        "players/<int:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
+    ),
+    path(
+        "players/<int:player_id>/head-to-head",
+        ratings.HeadToHeadApi.as_view(),
+        name="player-head-to-head",
+    ),
 ]
