@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs import ratings, roles
 from clubs.models import (
@@ -145,10 +146,14 @@ def rating_tournament_match_sync(*, match_id: int) -> int:
             existing.delete()
             return _rerate_from(start)
         if existing is not None:
+            # updated_at says "taken in since the match last changed" (the reconciliation
+            # reads it), so it moves even when nothing the ratings read has changed.
+            now = timezone.now()
             if all(getattr(existing, name) == value for name, value in row.items()):
+                RatedMatch.objects.filter(pk=existing.pk).update(updated_at=now)
                 return 0
             start = min(existing.order_key, row["order_key"])
-            RatedMatch.objects.filter(pk=existing.pk).update(**row)
+            RatedMatch.objects.filter(pk=existing.pk).update(**row, updated_at=now)
         else:
             start = row["order_key"]
             RatedMatch.objects.create(source=source, source_id=match_id, **row)
