@@ -87,6 +87,7 @@ def result_confirmed(match_id: int) -> None:
     standings_refresh(match.round.phase_id)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
+    webhooks_result_confirmed(match_id)
 
 
 @shared_task(name="tournaments.reconcile", **RETRY)
@@ -96,3 +97,29 @@ def reconcile() -> dict:
     if any(done.values()):
         log.warning("reconciliation repaired what a lost task left undone: %s", done)
     return done
+
+
+@shared_task(name="tournaments.webhooks_result_confirmed", **RETRY)
+def webhooks_result_confirmed(match_id: int) -> int:
+    """Record the ``result.confirmed`` event for the peña's webhooks; each delivery is its own
+    task, queued after this one commits (a receiver never holds up the chain above)."""
+    from tournaments.services.webhooks import webhooks_result_confirmed as record
+
+    recorded = record(match_id=match_id)
+    if recorded:
+        log.info("match %s: result.confirmed recorded for %s webhooks", match_id, recorded)
+    return recorded
+
+
+@shared_task(name="clubs.webhook_deliver", bind=True, **RETRY)
+def webhook_deliver(self, delivery_id: int) -> int | None:
+    """One attempt of a webhook delivery; a failed one is tried again later, with exponential
+    backoff (clubs.webhooks.services.retry_delay), up to its MAX_ATTEMPTS. Run eagerly (no
+    broker: a laptop), the retry is not scheduled: the delivery stays pending in the log, where
+    the organizer can send it again."""
+    from clubs.webhooks.services import webhook_deliver_attempt
+
+    retry_in = webhook_deliver_attempt(delivery_id=delivery_id)
+    if retry_in is not None and not self.request.is_eager:
+        webhook_deliver.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
+    return retry_in
