@@ -316,3 +316,14 @@ def test_a_formula_in_a_name_is_quoted_in_the_csv():
 
 def test_the_archive_text_is_its_json():
     assert json.loads(archive_dumps({"a": "ñ"})) == {"a": "ñ"}
+
+
+def test_an_export_costs_the_same_few_queries_whatever_its_size(
+    desk, table, django_assert_max_num_queries
+):
+    played_tournament(desk, table)
+    club = Club.objects.get()
+    # The session, the peña and its role check, then one query per kind of row.
+    with django_assert_max_num_queries(20):
+        response = desk.client.get(f"{API}clubs/{club.id}/archive")
+    assert response.status_code == 200
