@@ -53,7 +53,7 @@ def rows_by_name(phase: Phase) -> list[tuple]:
 def run() -> None:
     started = time.perf_counter()
     phase = standings_db.build_swiss(PAIRS, standings_db.ROUNDS, random.Random(standings_db.SEED))
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     before = rows_by_name(phase)
     matches = Match.objects.count()
     print(f"built {PAIRS} pairs, {matches} matches in {time.perf_counter() - started:.1f} s")

@@ -105,7 +105,8 @@ def webhooks_result_confirmed(match_id: int) -> int:
     task, queued after this one commits (a receiver never holds up the chain above)."""
     from tournaments.services.webhooks import webhooks_result_confirmed as record
 
-    recorded = record(match_id=match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    recorded = record(match=match) if match else 0
     if recorded:
         log.info("match %s: result.confirmed recorded for %s webhooks", match_id, recorded)
     return recorded
@@ -117,9 +118,11 @@ def webhook_deliver(self, delivery_id: int) -> int | None:
     backoff (clubs.webhooks.services.retry_delay), up to its MAX_ATTEMPTS. Run eagerly (no
     broker: a laptop), the retry is not scheduled: the delivery stays pending in the log, where
     the organizer can send it again."""
+    from clubs.models import WebhookDelivery
     from clubs.webhooks.services import webhook_deliver_attempt
 
-    retry_in = webhook_deliver_attempt(delivery_id=delivery_id)
+    delivery = WebhookDelivery.objects.filter(pk=delivery_id).first()
+    retry_in = webhook_deliver_attempt(delivery=delivery) if delivery else None
     if retry_in is not None and not self.request.is_eager:
         webhook_deliver.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
     return retry_in

@@ -196,12 +196,15 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, s
         return None, f"{type(error).__name__}: {error}"[:200]
 
 
-def webhook_deliver_attempt(*, delivery_id: int, now: dt.datetime | None = None) -> int | None:
+def webhook_deliver_attempt(
+    *, delivery: WebhookDelivery, now: dt.datetime | None = None
+) -> int | None:
     """One attempt of a pending delivery; returns the seconds to wait before the next one, or
-    None when there is none to make (delivered, given up, gone or not pending)."""
+    None when there is none to make (delivered, given up, gone or not pending). The row is read
+    again: another attempt may have finished it in between."""
     delivery = (
         WebhookDelivery.objects.select_related("webhook")
-        .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
+        .filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING)
         .first()
     )
     if delivery is None or not delivery.webhook.is_active:

@@ -214,11 +214,11 @@ def test_a_retry_that_succeeds_and_a_redelivery_by_the_organizer(desk):
             webhook_id=hook["id"], event="round.published", event_id="e1", payload={"a": 1}
         )
         now = timezone.now()
-        assert webhook_deliver_attempt(delivery_id=delivery.id, now=now) == 5
+        assert webhook_deliver_attempt(delivery=delivery, now=now) == 5
         delivery.refresh_from_db()
         assert delivery.status == "pending" and delivery.last_status_code == 503
         assert delivery.next_attempt_at - delivery.last_attempt_at == dt.timedelta(seconds=5)
-        assert webhook_deliver_attempt(delivery_id=delivery.id) is None
+        assert webhook_deliver_attempt(delivery=delivery) is None
         delivery.refresh_from_db()
         assert (delivery.status, delivery.attempts) == ("delivered", 2)
 

@@ -444,7 +444,7 @@ def _tournament(
         new={"archive_tournament": row["id"]},
     )
     for phase in phases.rows.values():
-        standings_refresh(phase_id=phase.pk)
+        standings_refresh(phase=phase)
     return tournament
 
 

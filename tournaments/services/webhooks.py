@@ -42,11 +42,12 @@ def _pair(entry: Entry | None) -> dict[str, Any] | None:
     return None if entry is None else {"entry_id": entry.pk, "name": str(entry.pair)}
 
 
-def webhooks_result_confirmed(*, match_id: int) -> int:
-    """Record ``result.confirmed`` for a confirmed match; returns the deliveries recorded."""
+def webhooks_result_confirmed(*, match: Match) -> int:
+    """Record ``result.confirmed`` for a match once it is confirmed (re-read: the task may run
+    after a later change); returns the deliveries recorded."""
     match = (
         Match.objects.select_related("round__phase__tournament__club")
-        .filter(pk=match_id, status=Match.Status.CONFIRMED)
+        .filter(pk=match.pk, status=Match.Status.CONFIRMED)
         .first()
     )
     if match is None:
