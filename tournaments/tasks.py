@@ -126,3 +126,17 @@ def webhook_deliver(self, delivery_id: int) -> int | None:
     if retry_in is not None and not self.request.is_eager:
         webhook_deliver.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
     return retry_in
+
+
+@shared_task(name="clubs.webhooks_sweep", **RETRY)
+def webhooks_sweep() -> int:
+    """Periodic: queue again the webhook deliveries whose task was lost (see
+    clubs.webhooks.services.webhook_deliveries_due); returns how many."""
+    from clubs.webhooks.services import webhook_deliveries_due
+
+    due = webhook_deliveries_due()
+    for delivery_id in due:
+        webhook_deliver.delay(delivery_id=delivery_id)
+    if due:
+        log.warning("webhook sweep: %s deliveries whose task was lost queued again", len(due))
+    return len(due)

@@ -15,7 +15,9 @@ Responsible for:
   how long to wait before the next attempt (exponential backoff, ``retry_delay``), or None
   once delivered or given up after ``MAX_ATTEMPTS``. The task (tournaments.tasks
   ``webhook_deliver``) schedules that retry;
-- ``webhook_redeliver``: an organizer sends a failed (or pending) delivery again, at once.
+- ``webhook_redeliver``: an organizer sends a failed (or pending) delivery again, at once;
+- ``webhook_deliveries_due``: the pending deliveries whose task was lost (the broker down at
+  the commit, a scheduled retry gone with a restarted broker), for a periodic sweep.
 
 No row is locked while a receiver is waited for: the attempt reads the row, POSTs, then writes
 the outcome in a short transaction. A delivery may thus arrive twice (a worker killed after
@@ -253,6 +255,27 @@ def webhook_deliver_attempt(
         else "given up",
     )
     return retry_in
+
+
+#: how late a pending delivery may be before the sweep sends it again (its task was lost)
+SWEEP_GRACE_SECONDS = 60
+SWEEP_BATCH = 500
+
+
+def webhook_deliveries_due(*, now: dt.datetime | None = None) -> list[int]:
+    """The pending deliveries whose task was lost — never attempted a minute after they were
+    recorded (the broker was down at the commit), or a retry a minute overdue (a broker
+    restarted without its scheduled messages) — oldest first, at most SWEEP_BATCH. Periodic
+    work (tournaments.tasks ``webhooks_sweep``) queues them again."""
+    late = (now or timezone.now()) - dt.timedelta(seconds=SWEEP_GRACE_SECONDS)
+    pending = WebhookDelivery.objects.filter(
+        status=WebhookDelivery.Status.PENDING, webhook__is_active=True
+    )
+    never = pending.filter(attempts=0, last_attempt_at=None, created_at__lte=late)
+    overdue = pending.filter(next_attempt_at__lte=late)
+    return list(
+        (never | overdue).order_by("created_at", "id").values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
 
 
 def webhook_redeliver(*, user: User, delivery: WebhookDelivery) -> WebhookDelivery:

@@ -259,3 +259,32 @@ def test_a_webhook_hears_only_its_events_and_other_peñas_hear_nothing(desk, tab
         assert mine.events() == ["tournament.finished"]
         assert theirs.events() == []
     assert Webhook.objects.count() == 2
+
+
+def test_the_sweep_sends_what_a_lost_task_left_pending(desk, monkeypatch):
+    club = desk.post("clubs/create", {"name": "Peña Txoko"}, status=201)
+    with receiver() as server:
+        hook = register(desk, club["id"], server.url)
+        old = timezone.now() - dt.timedelta(minutes=5)
+
+        def delivery(event_id: str, **values) -> WebhookDelivery:
+            row = WebhookDelivery.objects.create(
+                webhook_id=hook["id"], event="round.published", event_id=event_id, payload={}
+            )
+            WebhookDelivery.objects.filter(pk=row.pk).update(created_at=old, **values)
+            return row
+
+        never = delivery("never-sent")  # the broker was down when it was recorded
+        overdue = delivery("overdue", attempts=1, last_attempt_at=old, next_attempt_at=old)
+        delivery("waiting", attempts=1, last_attempt_at=old, next_attempt_at=timezone.now())
+        delivery("done", status="delivered", attempts=1, last_attempt_at=old)
+        fresh = WebhookDelivery.objects.create(
+            webhook_id=hook["id"], event="round.published", event_id="fresh", payload={}
+        )
+        assert tasks.webhooks_sweep() == 2
+        assert {r.path for r in server.received} == {"/hooks/amarrako"}
+        assert sorted(r.headers["X-Amarrako-Delivery"] for r in server.received) == sorted(
+            [str(never.pk), str(overdue.pk)]
+        )
+    assert WebhookDelivery.objects.get(pk=fresh.pk).attempts == 0  # its own task is coming
+    assert tasks.webhooks_sweep() == 0
