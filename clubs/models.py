@@ -338,3 +338,67 @@ class RatingsLock(models.Model):
 
     def __str__(self) -> str:
         return "ratings lock"
+
+
+class Webhook(models.Model):
+    """A URL of an organizer's that hears of the peña's events (a webhook): each event is POSTed
+    to it as JSON, signed with the webhook's secret (clubs.webhooks.signing)."""
+
+    class Event(models.TextChoices):
+        RESULT_CONFIRMED = "result.confirmed", _("resultado confirmado")
+        ROUND_PUBLISHED = "round.published", _("ronda publicada")
+        TOURNAMENT_FINISHED = "tournament.finished", _("torneo terminado")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    #: the key of the HMAC-SHA256 signature of every delivery; shown once, when registered
+    secret = models.CharField(max_length=64)
+    #: the Event values this webhook hears (all of them when registered without a choice)
+    events = models.JSONField(default=list)
+    is_active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+        ordering = ["club", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one webhook, and how its delivery went: the delivery log."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pendiente")
+        DELIVERED = "delivered", _("entregado")
+        FAILED = "failed", _("fallido")
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=40)
+    #: the event's stable id: the same event (a task run twice) is recorded once per webhook
+    event_id = models.CharField(max_length=120)
+    payload = models.JSONField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: the HTTP status of the last answer (None: no answer: refused, timed out, …)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=200, blank=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "event_id"], name="webhook_event_once"),
+        ]
+        indexes = [models.Index(fields=["webhook", "-created_at"], name="webhook_delivery_log")]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.webhook_id} ({self.status})"
