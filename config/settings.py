@@ -230,6 +230,10 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Webhooks may not reach the server's own network (loopback, private, link-local addresses)
+# unless this is on: a venue whose receiver is on its own LAN (and the tests' local servers).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE")
+
 # The proxies whose X-Forwarded-For names the client (config.security.client_address).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES") or ["127.0.0.1", "::1"]
 # Table links that do not exist, tried by one address, before it waits (config.security).

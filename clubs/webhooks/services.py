@@ -32,14 +32,17 @@ Terms: peña (club), webhook, entrega (delivery).
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import json
 import logging
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -81,7 +84,31 @@ def _url(value: Any) -> str:
             code="webhook_url",
             url=str(value)[:80],
         )
+    if _private_address(parts.hostname):
+        raise Invalid(
+            "A webhook cannot point to {host}: it is an address of this server's own network.",
+            code="webhook_url_private",
+            host=parts.hostname[:80],
+        )
     return url
+
+
+def _private_address(host: str) -> bool:
+    """Whether ``host`` is, or resolves to, a loopback, private, link-local or reserved
+    address — the server's own network, which a peña's webhook must not reach (unless
+    WEBHOOKS_ALLOW_PRIVATE, for a venue's own network and for tests). A name that does not
+    resolve now is not refused: its deliveries fail and are retried."""
+    if settings.WEBHOOKS_ALLOW_PRIVATE:
+        return False
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not address.is_global:
+            return True
+    return False
 
 
 def _events(value: Iterable[str] | None) -> list[str]:
@@ -185,6 +212,8 @@ _opener = urllib.request.build_opener(_NoRedirects)
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
     """POST and return (HTTP status or None, what went wrong or "")."""
+    if _private_address(urlsplit(url).hostname or ""):  # checked again: DNS may have changed
+        return None, "refused: the address is in the server's own network"
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
         with _opener.open(request, timeout=TIMEOUT_SECONDS) as response:

@@ -288,3 +288,34 @@ def test_the_sweep_sends_what_a_lost_task_left_pending(desk, monkeypatch):
         )
     assert WebhookDelivery.objects.get(pk=fresh.pk).attempts == 0  # its own task is coming
     assert tasks.webhooks_sweep() == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/x",
+        "http://10.1.2.3/hook",
+        "http://[::1]/x",
+        "http://169.254.169.254/",
+    ],
+)
+def test_a_webhook_cannot_reach_the_servers_own_network(desk, settings, url):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    club = desk.post("clubs/create", {"name": "Peña Txoko"}, status=201)
+
+    error = desk.post(f"clubs/{club['id']}/webhooks/create", {"url": url}, status=400)["error"]
+
+    assert error["code"] == "webhook_url_private"
+
+
+def test_a_delivery_to_an_address_that_became_private_is_refused_not_sent(settings, monkeypatch):
+    from clubs.webhooks import services
+
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    sent = []
+    monkeypatch.setattr(services._opener, "open", lambda *a, **k: sent.append(a))
+
+    status, why = services._post("http://127.0.0.1:9/x", b"{}", {})
+
+    assert (status, sent) == (None, [])
+    assert "own network" in why
