@@ -830,6 +830,17 @@ def test_a_result_the_engine_refuses_is_explained(client_org, disputed):
     assert 'value="40-22"' in response.content.decode()
 
 
+def test_an_impossible_stone_count_is_refused_naming_the_limit(client_org, disputed):
+    response = client_org.post(
+        url("organizer-match-resolve", disputed.pk),
+        {"official-version": str(disputed.version), "official-games": "140-10, 40-31"},
+    )
+    assert response.status_code == 400
+    assert "como mucho con 79" in error_box(response)
+    disputed.refresh_from_db()
+    assert disputed.status == Match.Status.DISPUTED
+
+
 def test_a_stale_version_is_explained_and_the_form_gets_the_current_one(client_org, disputed):
     stale = disputed.version - 1
     response = client_org.post(
