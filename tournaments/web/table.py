@@ -152,6 +152,10 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "limits": {"max": bounds.max_game_stones, "usual": bounds.usual_game_stones},
         "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in POSITIONS},
         "open": published and playable and status != Match.Status.CONFIRMED,
+        # a pair has a result to confirm or to wait on: the page puts that first
+        "acting": published
+        and playable
+        and status in (Match.Status.SUBMITTED, Match.Status.DISPUTED),
         "published": published,
         "playable": playable,
         "status": status,
