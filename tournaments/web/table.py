@@ -46,6 +46,7 @@ from scoring.jsonio import POSITIONS, outcome_to_json
 from tournaments.models import Match, Round
 from tournaments.selectors.results import MATCH_RELATIONS, match_running_score, table_view
 from tournaments.services import results as services
+from tournaments.web.names import round_name
 
 LANCES = ("grande", "chica", "pares", "juego")
 PARES = ("none", "par", "medias", "duples")
@@ -148,6 +149,7 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "view": view,
         "state": state,
         "rules": rules,
+        "round_name": round_name(match.round),
         # the engine's bound and the score worth a "¿seguro?" (static/js/table.js asks)
         "limits": {"max": bounds.max_game_stones, "usual": bounds.usual_game_stones},
         "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in POSITIONS},

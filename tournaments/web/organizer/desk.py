@@ -35,6 +35,7 @@ from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
+from tournaments.web.names import round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
     USER_ERRORS,
@@ -214,23 +215,35 @@ def _next_step(
         }
     last = rounds[-1]
     round_kw = {"round_id": last.pk}
+    # a knockout's round is named as its bracket names it ("Cuartos de final"), never "ronda 1"
+    named = current.format == Phase.Format.SINGLE_ELIMINATION
+    name = {"round": round_name(last, current)}
     if last.status == Round.Status.DRAFT:
         return {
-            "text": _("La ronda %(n)s está sorteada: revísala y publícala.") % {"n": last.number},
+            "text": _("%(round)s: sorteada. Revísala y publícala.") % name
+            if named
+            else _("La ronda %(n)s está sorteada: revísala y publícala.") % {"n": last.number},
             "label": _("Revisar y publicar"),
             "url": reverse("web:organizer-round", kwargs=round_kw),
         }
     done = progress.get(last.pk, {})
     if last.status == Round.Status.PUBLISHED:
         if done and done["confirmed"] == done["total"]:
+            if named:
+                text = _("%(round)s: todas las mesas tienen resultado.") % name
+                label = _("Cerrar: %(round)s") % name
+            else:
+                text = _("Todas las mesas de la ronda %(n)s tienen resultado.") % {"n": last.number}
+                label = _("Cerrar la ronda %(n)s") % {"n": last.number}
             return {
-                "text": _("Todas las mesas de la ronda %(n)s tienen resultado.")
-                % {"n": last.number},
-                "label": _("Cerrar la ronda %(n)s") % {"n": last.number},
+                "text": text,
+                "label": label,
                 "post": reverse("web:organizer-round-close", kwargs=round_kw),
             }
         return {
-            "text": _("La ronda %(n)s está en juego: sigue los resultados mesa a mesa.")
+            "text": _("%(round)s: en juego. Sigue los resultados mesa a mesa.") % name
+            if named
+            else _("La ronda %(n)s está en juego: sigue los resultados mesa a mesa.")
             % {"n": last.number},
             "label": _("Ver el tablero"),
             "url": reverse("web:organizer-round-board", kwargs=round_kw),
