@@ -130,7 +130,11 @@
         state.textContent = texts.extra;
         row.classList.add("is-extra");
       } else if (winner === null) {
-        state.textContent = texts.open;
+        // never "sin terminar" for a game that is over: say what is missing or wrong instead
+        if (ordago) state.textContent = texts.ordago_who;
+        else if ((a || 0) >= target && (b || 0) >= target) {
+          state.textContent = fill(texts.both, { target: target });
+        } else state.textContent = texts.open;
       } else {
         state.textContent = fill(texts.wins, { p: winner ? "B" : "A" });
         row.classList.add("is-won");

@@ -234,6 +234,12 @@ def test_the_phone_refuses_an_impossible_count_and_asks_about_a_rare_one(
 ):
     phone.goto(link(live_server, match))
     phone.locator(".t-who label", has_text="Pareja A").click()
+    # an órdago game with no winner yet is not "sin terminar": the row asks who won it
+    ordago = phone.locator('.t-game:has(input[name="g1_o"]) label', has_text="Órdago")
+    ordago.click()
+    state = phone.locator(".t-game").first.locator(".t-game-state")
+    assert state.inner_text() == "órdago: ¿quién lo ganó?"
+    ordago.click()
     phone.locator('input[name="g1_a"]').fill("140")
     phone.locator('input[name="g1_b"]').fill("10")
     phone.locator('input[name="g2_a"]').fill("40")

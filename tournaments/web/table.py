@@ -201,6 +201,8 @@ def _js_texts() -> dict[str, str]:
         "decided": _("Partida decidida: gana la pareja {p}. Revisa y envía."),
         "wins": _("gana {p}"),
         "open": _("sin terminar"),
+        "ordago_who": _("órdago: ¿quién lo ganó?"),
+        "both": _("las dos no pueden llegar a {target}"),
         "extra": _("sobra: la partida ya estaba decidida"),
         "juego": _("Juego"),
         "punto": _("Punto"),

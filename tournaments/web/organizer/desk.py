@@ -75,7 +75,8 @@ def tournament_create(request: HttpRequest, club_slug: str):
             except USER_ERRORS as exc:
                 error, status = error_message(exc), status_of(exc)
             else:
-                messages.success(request, _("Torneo creado. Ahora inscribe las parejas."))
+                created = _("Torneo creado, en borrador. Abre la inscripción para publicarlo.")
+                messages.success(request, created)
                 return redirect("web:organizer-tournament", tournament_id=tournament.pk)
         else:
             status = 400
@@ -150,7 +151,10 @@ def _round_progress(tournament: Tournament) -> dict[int, dict[str, int]]:
 
 
 def _next_step(
-    tournament: Tournament, phases: list[Phase], progress: dict[int, dict[str, int]]
+    tournament: Tournament,
+    phases: list[Phase],
+    progress: dict[int, dict[str, int]],
+    checked_in: int = 0,
 ) -> dict[str, Any]:
     """What the desk suggests doing now: a sentence and one button (a link or a POST).
 
@@ -196,6 +200,16 @@ def _next_step(
     }
     if not rounds:
         if tournament.status == Tournament.Status.REGISTRATION:
+            if checked_in >= tournament.registered_count:  # nobody left to call
+                return {
+                    "text": _(
+                        "Todas las parejas están presentes: empieza el torneo (la inscripción "
+                        "se cierra)."
+                    ),
+                    "label": _("Empezar el torneo"),
+                    "post": status_url,
+                    "fields": {"status": Tournament.Status.RUNNING},
+                }
             return {
                 "text": _(
                     "Pasa lista a las parejas y empieza el torneo: la inscripción se cierra."
@@ -286,7 +300,7 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         "tournament": tournament,
         "phases": phases,
         "checked_in": checked_in,
-        "next_step": _next_step(tournament, phases, progress),
+        "next_step": _next_step(tournament, phases, progress, checked_in),
     }
 
 
