@@ -510,3 +510,12 @@ def test_a_swiss_round_keeps_its_number(client):
     t, phase, entries, current = swiss(8, played=1)
     page = client.get(url("public-round", t, current.pk)).content.decode()
     assert f"Ronda {current.number}" in page
+
+
+def test_the_language_menu_names_each_language_in_its_own_name(client):
+    for accept in ("es", "en"):
+        page = client.get(reverse("web:public-tournaments"), HTTP_ACCEPT_LANGUAGE=accept)
+        body = page.content.decode()
+        assert '<option value="es" lang="es"' in body and ">Español</option>" in body
+        assert '<option value="en" lang="en"' in body and ">English</option>" in body
+        assert "Spanish" not in body and "Inglés" not in body
