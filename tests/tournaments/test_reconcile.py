@@ -36,7 +36,7 @@ def published_round(pairs: int, fmt: str):
 
 def test_lost_results_are_put_in_the_standings_and_the_round_is_announced_once():
     phase, rnd = published_round(4, "swiss")
-    standings_refresh(phase_id=phase.id)  # what publishing queued; the results' tasks are lost
+    standings_refresh(phase=phase)  # what publishing queued; the results' tasks are lost
     for match in rnd.matches.all():
         confirm_without_task(match, match.entry_a_id)
 
@@ -63,7 +63,7 @@ def test_a_lost_last_result_of_a_knockout_stage_still_creates_the_next_stage():
 
 def test_nothing_lost_means_nothing_done():
     phase, rnd = published_round(4, "swiss")
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
 
     assert reconcile_pending() == NOTHING
 

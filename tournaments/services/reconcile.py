@@ -39,18 +39,13 @@ def reconcile_pending() -> dict[str, int]:
         )
         .filter(last_change__isnull=False)
         .filter(Q(computed__isnull=True) | Q(computed__lt=F("last_change")))
-        .values_list("pk", flat=True)
     )
     done = {"standings": 0, "brackets": 0, "rounds": 0}
-    for phase_id in list(stale):
-        standings_refresh(phase_id=phase_id)
+    for phase in list(stale):
+        standings_refresh(phase=phase)
         done["standings"] += 1
-    for phase_id in list(
-        running.filter(format__in=ELIMINATION_FORMATS, bracket__isnull=False).values_list(
-            "pk", flat=True
-        )
-    ):
-        done["brackets"] += 1 if bracket_advance(phase_id=phase_id) else 0
+    for phase in list(running.filter(format__in=ELIMINATION_FORMATS, bracket__isnull=False)):
+        done["brackets"] += 1 if bracket_advance(phase=phase) else 0
     undecided = (
         Match.objects.filter(round=OuterRef("pk"))
         .exclude(kind=Match.Kind.BYE)
@@ -65,9 +60,8 @@ def reconcile_pending() -> dict[str, int]:
             phase__in=running, status=Round.Status.PUBLISHED, matches__isnull=False
         )
         .filter(~Exists(undecided), ~Exists(notified))
-        .values_list("pk", flat=True)
         .distinct()
     )
-    for round_id in list(complete):
-        done["rounds"] += 1 if round_completion_notify(round_id=round_id) else 0
+    for rnd in list(complete):
+        done["rounds"] += 1 if round_completion_notify(round=rnd) else 0
     return done

@@ -183,7 +183,7 @@ def tournament_create(
 
 def tournament_update(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     actor: User,
     changes: Mapping[str, Any],
     via: str = "api",
@@ -200,7 +200,7 @@ def tournament_update(
     if unknown:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         if "name" in changes:
             tournament.name = _clean_name(changes["name"])
         if "venue" in changes:
@@ -311,7 +311,7 @@ def _update_rules(
 
 def tournament_status_change(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     actor: User,
     status: str,
     via: str = "api",
@@ -331,7 +331,7 @@ def tournament_status_change(
             statuses=list(STATUS_TERMS.values()),
         )
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         current = tournament.status
         if status == current:
             return tournament
