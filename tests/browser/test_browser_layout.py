@@ -170,7 +170,7 @@ def test_the_bracket_has_thumb_sized_targets_and_readable_text(phone, live_serve
     round_publish(round=first, actor=organizer)
     for m in first.matches.all():
         decide(m, pick(entries)(m))
-    bracket_advance(phase_id=phase.id)
+    bracket_advance(phase=phase)
     round_close(round=first, actor=organizer)
     second = Round.objects.get(phase=phase, number=2)
     round_publish(round=second, actor=organizer)

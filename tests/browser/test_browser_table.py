@@ -187,7 +187,9 @@ def test_errors_tell_the_person_what_to_do(new_phone, live_server, match, screen
     first.locator('input[name="g2_a"]').fill("40")
     first.locator('input[name="g2_b"]').fill("20")
     first.get_by_role("button", name="Enviar resultado").click()
-    first.wait_for_function("document.querySelector('#table-errors').innerText.includes('recarga')")
+    # a locator's expectation, not wait_for_function: polling a string predicate is an eval,
+    # which the pages' CSP (script-src 'self') refuses when the first check comes out false
+    expect(first.locator("#table-errors")).to_contain_text("recarga")
     assert "La otra pareja ya envió un resultado; recarga la página" in error.inner_text()
     first.get_by_role("link", name="Recargar la página").click()
     assert "La pareja B ha enviado este resultado" in first.locator("#t-submitted").inner_text()
