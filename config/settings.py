@@ -326,6 +326,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 RECONCILE_SECONDS = int(os.environ.get("RECONCILE_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "reconcile": {"task": "tournaments.reconcile", "schedule": float(RECONCILE_SECONDS)},
+    # webhook deliveries whose task was lost (the broker was down) are queued again
+    "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
 }
 
 # --- Logging --------------------------------------------------------------------------------

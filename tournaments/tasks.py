@@ -87,6 +87,8 @@ def result_confirmed(match_id: int) -> None:
     standings_refresh(match.round.phase_id)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
+    result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
+    webhooks_result_confirmed(match_id)
 
 
 @shared_task(name="tournaments.reconcile", **RETRY)
@@ -96,3 +98,46 @@ def reconcile() -> dict:
     if any(done.values()):
         log.warning("reconciliation repaired what a lost task left undone: %s", done)
     return done
+
+
+@shared_task(name="tournaments.webhooks_result_confirmed", **RETRY)
+def webhooks_result_confirmed(match_id: int) -> int:
+    """Record the ``result.confirmed`` event for the peña's webhooks; each delivery is its own
+    task, queued after this one commits (a receiver never holds up the chain above)."""
+    from tournaments.services.webhooks import webhooks_result_confirmed as record
+
+    match = Match.objects.filter(pk=match_id).first()
+    recorded = record(match=match) if match else 0
+    if recorded:
+        log.info("match %s: result.confirmed recorded for %s webhooks", match_id, recorded)
+    return recorded
+
+
+@shared_task(name="clubs.webhook_deliver", bind=True, **RETRY)
+def webhook_deliver(self, delivery_id: int) -> int | None:
+    """One attempt of a webhook delivery; a failed one is tried again later, with exponential
+    backoff (clubs.webhooks.services.retry_delay), up to its MAX_ATTEMPTS. Run eagerly (no
+    broker: a laptop), the retry is not scheduled: the delivery stays pending in the log, where
+    the organizer can send it again."""
+    from clubs.models import WebhookDelivery
+    from clubs.webhooks.services import webhook_deliver_attempt
+
+    delivery = WebhookDelivery.objects.filter(pk=delivery_id).first()
+    retry_in = webhook_deliver_attempt(delivery=delivery) if delivery else None
+    if retry_in is not None and not self.request.is_eager:
+        webhook_deliver.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
+    return retry_in
+
+
+@shared_task(name="clubs.webhooks_sweep", **RETRY)
+def webhooks_sweep() -> int:
+    """Periodic: queue again the webhook deliveries whose task was lost (see
+    clubs.webhooks.services.webhook_deliveries_due); returns how many."""
+    from clubs.webhooks.services import webhook_deliveries_due
+
+    due = webhook_deliveries_due()
+    for delivery_id in due:
+        webhook_deliver.delay(delivery_id=delivery_id)
+    if due:
+        log.warning("webhook sweep: %s deliveries whose task was lost queued again", len(due))
+    return len(due)

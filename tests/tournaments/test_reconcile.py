@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.models import RatedMatch
 from tests.factories import tournament_field
 from tournaments.models import Match, Notification, Round, StandingsSnapshot, Tournament
 from tournaments.services.reconcile import reconcile_pending
@@ -14,7 +15,7 @@ from tournaments.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
-NOTHING = {"standings": 0, "brackets": 0, "rounds": 0}
+NOTHING = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
 
 
 def confirm_without_task(match: Match, winner_id: int) -> None:
@@ -40,8 +41,9 @@ def test_lost_results_are_put_in_the_standings_and_the_round_is_announced_once()
     for match in rnd.matches.all():
         confirm_without_task(match, match.entry_a_id)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
 
+    assert RatedMatch.objects.count() == 2  # the players' ratings took both results in
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]
     assert Notification.objects.filter(key=f"round-complete:{rnd.pk}").count() == 1

@@ -5,8 +5,9 @@ tournaments.reconcile). A confirmed result queues one task (result_confirmed) th
 the standings, advances a bracket and notifies a complete round; a worker killed mid-task or a
 broker down at the moment of queueing loses it. This finds, in the running tournaments, every
 phase whose standings are older than its last changed match, every elimination phase (whose
-advance is idempotent and cheap when nothing is due), and every round whose matches are all
-decided without its "round complete" notification, and does that work through the same
+advance is idempotent and cheap when nothing is due), every round whose matches are all
+decided without its "round complete" notification, and every confirmed match the players'
+ratings have not taken in since it last changed, and does that work through the same
 services the task calls. Running it when nothing was lost changes nothing.
 
 Must not: decide anything the services decide; touch a tournament that is not running (a
@@ -20,6 +21,8 @@ from __future__ import annotations
 from django.db.models import CharField, Exists, F, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 
+from clubs.models import RatedMatch
+from clubs.ratings_services import rating_tournament_match_sync
 from tournaments.models import Match, Notification, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
 from tournaments.services.results import round_completion_notify
@@ -40,7 +43,7 @@ def reconcile_pending() -> dict[str, int]:
         .filter(last_change__isnull=False)
         .filter(Q(computed__isnull=True) | Q(computed__lt=F("last_change")))
     )
-    done = {"standings": 0, "brackets": 0, "rounds": 0}
+    done = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
     for phase in list(stale):
         standings_refresh(phase=phase)
         done["standings"] += 1
@@ -64,4 +67,18 @@ def reconcile_pending() -> dict[str, int]:
     )
     for rnd in list(complete):
         done["rounds"] += 1 if round_completion_notify(round=rnd) else 0
+    rated = RatedMatch.objects.filter(
+        source=RatedMatch.Source.TOURNAMENT,
+        source_id=OuterRef("pk"),
+        updated_at__gte=OuterRef("updated_at"),
+    )
+    unrated = (
+        Match.objects.filter(round__phase__in=running, status=Match.Status.CONFIRMED)
+        .exclude(kind=Match.Kind.BYE)
+        .filter(~Exists(rated))
+        .values_list("pk", flat=True)
+    )
+    for match_id in list(unrated):
+        rating_tournament_match_sync(match_id=match_id)
+        done["ratings"] += 1
     return done

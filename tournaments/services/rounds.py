@@ -58,6 +58,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
 from tournaments.services.base import MAX_TABLES
+from tournaments.services.webhooks import webhooks_round_published
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
 __all__ = [
@@ -588,6 +589,7 @@ def round_publish(*, round: Round, actor: User) -> Round:
         rnd.published_at = timezone.now()
         rnd.save(update_fields=["status", "published_at"])
         _audit(rnd.phase.tournament, "round_published", actor, new={"round": rnd.id})
+        webhooks_round_published(round=rnd)
         _after_commit_email(rnd.id)
         # Byes are confirmed when drawn: they count once the round is public.
         _after_commit_standings(rnd.phase_id)

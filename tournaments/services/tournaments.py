@@ -49,6 +49,7 @@ from tournaments.services.base import (
     tournament_lock_for_organizer,
 )
 from tournaments.services.registration import entry_waiting_promote
+from tournaments.services.webhooks import webhooks_tournament_finished
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
@@ -374,6 +375,8 @@ def tournament_status_change(
         )
         if status == Tournament.Status.REGISTRATION:
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
+        if status == Tournament.Status.FINISHED:
+            webhooks_tournament_finished(tournament=tournament)
     return tournament
 
 

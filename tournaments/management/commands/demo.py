@@ -43,6 +43,7 @@ from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
 from clubs.models import Club, Pair, Player
+from clubs.ratings_services import ratings_rebuild
 from clubs.services import club_create, pair_create, pair_update, player_create
 from scoring import MatchState, RuleSet, ScoringError, apply_hand, hand_from_json
 from tournaments.models import Match, Phase, Round, Tournament
@@ -165,6 +166,7 @@ class Command(BaseCommand):
         # After the commit, as the result_confirmed task does: the standings show at once even
         # when tasks go to a worker that is not running.
         rows = standings_refresh(phase=loaded.swiss)
+        ratings_rebuild()  # the players' ratings and the peña's ranking, as the tasks would
         elapsed = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
@@ -196,6 +198,7 @@ class Command(BaseCommand):
             ("site", url("home")),
             ("tournament", url("web:tournament", **public)),
             ("standings", url("web:public-standings", **public)),
+            ("players' ranking", url("web:club-ranking", club_slug=tournament.club.slug)),
             ("organizer's desk", url("web:organizer-tournament", tournament_id=tournament.id)),
             ("API: tournament", url(API + "tournament-detail", tournament_id=tournament.id)),
             ("API: phases", url(API + "rounds-phases", tournament_id=tournament.id)),
