@@ -48,6 +48,8 @@ from scoring.match import (
     MatchState,
     amarracos,
     apply_hand,
+    check_game_stones,
+    game_stones_unusual,
     play_match,
     record_games,
 )
@@ -80,7 +82,9 @@ __all__ = [
     "ScoringError",
     "amarracos",
     "apply_hand",
+    "check_game_stones",
     "declarations_from_cards",
+    "game_stones_unusual",
     "hand_from_json",
     "hand_value",
     "hand_values",

@@ -119,6 +119,8 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
         game_winner = state.team_of_side(score.ordago.side)
         ordago = True
         applied.append(score.ordago)
+    if game_winner is not None:
+        check_game_stones(state.rules, stones[game_winner], game=len(state.games) + 1)
     mano = state.mano
     if game_winner is None:
         new = replace(
@@ -200,7 +202,6 @@ def record_games(
 
     ``complete`` asks for a decided match (a table submitting its final result).
     """
-    target = rules.stones_per_game
     state = MatchState.start(rules)
     for number, entry in enumerate(games, start=1):
         if state.finished:
@@ -211,7 +212,7 @@ def record_games(
                 game=number,
                 winner=TEAMS[state.winner],
             )
-        winner = _game_winner(entry, target, number)
+        winner = _game_winner(entry, rules, number)
         stones = entry.stones if entry.stones is not None else (0, 0)
         state, _ = _end_game(state, stones, winner, entry.ordago)
     if complete and not state.finished:
@@ -230,7 +231,32 @@ def record_games(
     return state
 
 
-def _game_winner(entry: GameEntry, target: int, number: int) -> int:
+def check_game_stones(rules: RuleSet, stones: int, *, game: int) -> None:
+    """The one bound on a game's stones, for games entered as final stones and for hands alike:
+    nobody ends a game above RuleSet.max_game_stones (the loser's bound, below the target, is
+    the game's own rule). Whatever a column of the database could hold is never the check."""
+    if stones > rules.max_game_stones:
+        raise GameEntryError(
+            "Game {game}: {value} stones is more than a game to {target} can end with. The "
+            "winner ends with {limit} at the most: {below} before the last lance, and a lance is "
+            "worth at most {target} (a bigger bet is an órdago).",
+            code="stones_above_limit",
+            game=game,
+            value=shown(stones),
+            target=rules.stones_per_game,
+            limit=rules.max_game_stones,
+            below=rules.stones_per_game - 1,
+        )
+
+
+def game_stones_unusual(rules: RuleSet, stones: tuple[int, int]) -> bool:
+    """A game's final stones that are possible but rare (the winner far past the target after
+    a big envite accepted): worth a "¿seguro?" before a table sends them."""
+    return max(stones) > rules.usual_game_stones
+
+
+def _game_winner(entry: GameEntry, rules: RuleSet, number: int) -> int:
+    target = rules.stones_per_game
     if entry.winner is not None and entry.winner not in (0, 1):
         raise GameEntryError(
             "Game {game}: the winner is pareja A or B.", code="game_winner_format", game=number
@@ -289,6 +315,7 @@ def _game_winner(entry: GameEntry, target: int, number: int) -> int:
             b=b,
         )
     winner = 0 if a >= target else 1
+    check_game_stones(rules, entry.stones[winner], game=number)
     if entry.winner is not None and entry.winner != winner:
         raise GameEntryError(
             "Game {game}: pareja {given} is given as the winner, but the stones {a}-{b} say "

@@ -122,6 +122,24 @@ class RuleSet:
                 ) from None
         return cls(**values)
 
+    @property
+    def max_game_stones(self) -> int:
+        """The most stones a game can end with (the winner's; the loser ends below the target).
+
+        The winner had at most one stone less than the target before the last lance counted,
+        and one lance is worth at most a whole game's stones: a table that would bet more says
+        órdago. So a game to 40 ends at 79 at the most. scoring.match.check_game_stones is the
+        one check against it, for games entered as final stones and for hands alike.
+        """
+        return 2 * self.stones_per_game - 1
+
+    @property
+    def usual_game_stones(self) -> int:
+        """Up to this a game's winner is an everyday score; above it (up to max_game_stones)
+        only a big envite accepted near the end gets there, so a phone asks "¿seguro?" before
+        sending it (the engine and the API accept it)."""
+        return min(self.stones_per_game + USUAL_OVERSHOOT, self.max_game_stones)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "kings": self.kings,
@@ -132,6 +150,11 @@ class RuleSet:
             "dejes": self.dejes,
             "min_envite": self.min_envite,
         }
+
+
+#: what the last lance of a game usually adds past the target: an envite of a few stones and the
+#: bonuses of pares and juego (duples and 31 for both players are 6 each)
+USUAL_OVERSHOOT = 10
 
 
 def _out_of_range(value: Any, low: int, high: int) -> bool:

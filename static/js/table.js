@@ -1,6 +1,9 @@
 /* The table's phone (templates/tables/). Every page works without this file; it adds:
  * - the running tally of the quick entry (games, vacas) as the stones are typed: display only,
- *   the server checks the result with the rules engine when it is sent;
+ *   the server checks the result with the rules engine when it is sent; a stone count above
+ *   what a game can end with (data-max, the engine's RuleSet.max_game_stones) is marked invalid
+ *   with the limit named, and a possible but rare one (above data-usual) asks "¿seguro?"
+ *   before the form is sent;
  * - the anotador's buttons (paso, envido, N más, quiero, no quiero, órdago per pair), which
  *   write the bets of the active lance into its text field, the one the server reads;
  * - the offline queue: a form marked data-queue is posted with fetch; when there is no
@@ -53,7 +56,39 @@
     last.parentNode.appendChild(row);
   }
 
+  // Each stones input past the engine's limit says so (the browser shows it on submit).
+  function limits(form) {
+    var max = +form.dataset.max;
+    all(".t-game", form).forEach(function (row, index) {
+      all("input[type=number]", row).forEach(function (input) {
+        var value = number(input);
+        input.setCustomValidity(
+          max && value !== null && value > max
+            ? fill(texts.limit, {
+              game: index + 1, value: value, target: form.dataset.target, limit: max
+            })
+            : ""
+        );
+      });
+    });
+  }
+
+  // The first game whose winner is far past the target (possible, but rare): its question.
+  function unusual(form) {
+    var usual = +form.dataset.usual;
+    var rows = all(".t-game", form);
+    for (var i = 0; i < rows.length; i += 1) {
+      var inputs = rows[i].querySelectorAll("input[type=number]");
+      var high = Math.max(number(inputs[0]) || 0, number(inputs[1]) || 0);
+      if (usual && high > usual) {
+        return fill(texts.unusual, { game: i + 1, value: high, target: form.dataset.target });
+      }
+    }
+    return "";
+  }
+
   function tally(form) {
+    limits(form);
     var target = +form.dataset.target, perVaca = +form.dataset.gpv, vacas = +form.dataset.vacas;
     var games = [0, 0], won = [0, 0], decided = null;
     var out = doc.getElementById("t-tally");
@@ -95,7 +130,11 @@
         state.textContent = texts.extra;
         row.classList.add("is-extra");
       } else if (winner === null) {
-        state.textContent = texts.open;
+        // never "sin terminar" for a game that is over: say what is missing or wrong instead
+        if (ordago) state.textContent = texts.ordago_who;
+        else if ((a || 0) >= target && (b || 0) >= target) {
+          state.textContent = fill(texts.both, { target: target });
+        } else state.textContent = texts.open;
       } else {
         state.textContent = fill(texts.wins, { p: winner ? "B" : "A" });
         row.classList.add("is-won");
@@ -266,6 +305,11 @@
 
   function queue(form) {
     form.addEventListener("submit", function (event) {
+      var question = form.id === "t-quick" ? unusual(form) : "";
+      if (question && !window.confirm(question)) {
+        event.preventDefault();
+        return;
+      }
       if (!window.fetch || !form.reportValidity()) return;
       event.preventDefault();
       var body = new URLSearchParams(new FormData(form)).toString();

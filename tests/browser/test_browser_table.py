@@ -187,7 +187,9 @@ def test_errors_tell_the_person_what_to_do(new_phone, live_server, match, screen
     first.locator('input[name="g2_a"]').fill("40")
     first.locator('input[name="g2_b"]').fill("20")
     first.get_by_role("button", name="Enviar resultado").click()
-    first.wait_for_function("document.querySelector('#table-errors').innerText.includes('recarga')")
+    # a locator's expectation, not wait_for_function: polling a string predicate is an eval,
+    # which the pages' CSP (script-src 'self') refuses when the first check comes out false
+    expect(first.locator("#table-errors")).to_contain_text("recarga")
     assert "La otra pareja ya envió un resultado; recarga la página" in error.inner_text()
     first.get_by_role("link", name="Recargar la página").click()
     assert "La pareja B ha enviado este resultado" in first.locator("#t-submitted").inner_text()
@@ -227,3 +229,51 @@ def test_a_long_match_gets_more_rows_as_they_fill(phone, live_server):
     phone.wait_for_selector("#t-receipt")
     summary = ResultSubmission.objects.get(match=match).summary
     assert len(summary["games"]) == 16 and summary["winner"] == "A"
+
+
+def test_the_phone_refuses_an_impossible_count_and_asks_about_a_rare_one(
+    phone, live_server, match, screenshot
+):
+    phone.goto(link(live_server, match))
+    phone.locator(".t-who label", has_text="Pareja A").click()
+    # an órdago game with no winner yet is not "sin terminar": the row asks who won it
+    ordago = phone.locator('.t-game:has(input[name="g1_o"]) label', has_text="Órdago")
+    ordago.click()
+    state = phone.locator(".t-game").first.locator(".t-game-state")
+    assert state.inner_text() == "órdago: ¿quién lo ganó?"
+    ordago.click()
+    phone.locator('input[name="g1_a"]').fill("140")
+    phone.locator('input[name="g1_b"]').fill("10")
+    phone.locator('input[name="g2_a"]').fill("40")
+    phone.locator('input[name="g2_b"]').fill("22")
+    # past the limit: the browser will not send it, and the field names the limit
+    message = phone.locator('input[name="g1_a"]').evaluate("i => i.validationMessage")
+    assert "140 piedras es más de lo que puede acabar un juego a 40" in message
+    assert "como mucho con 79" in message
+    phone.get_by_role("button", name="Enviar resultado").click()
+    phone.wait_for_timeout(300)
+    assert not ResultSubmission.objects.filter(match=match).exists()
+
+    # possible but rare (a big envite accepted at the end): asked first, then sent
+    phone.locator('input[name="g1_a"]').fill("70")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        if len(asked) == 1:
+            dialog.dismiss()
+        else:
+            dialog.accept()
+
+    phone.on("dialog", answer)
+    phone.get_by_role("button", name="Enviar resultado").click()
+    phone.wait_for_timeout(300)
+    assert len(asked) == 1 and "70 piedras es mucho más de 40" in asked[0]
+    assert "¿Seguro" in asked[0]
+    assert not ResultSubmission.objects.filter(match=match).exists()  # "no": nothing sent
+    phone.get_by_role("button", name="Enviar resultado").click()
+    phone.wait_for_selector("#t-receipt")
+    assert len(asked) == 2
+    games = ResultSubmission.objects.get(match=match).payload["games"]
+    assert games[0] == {"stones": [70, 10]}
+    shot(screenshot, phone, "table-rare-score-sent")

@@ -260,11 +260,13 @@ def lance_bets(
     *,
     prefix: bool = False,
     allow_ordago: bool = True,
+    most: int = 100,
 ) -> tuple[list[str], Expect]:
     """One lance's actions, always a sequence a table could say, and how it must end.
 
     With ``prefix`` the opening bet names its pair ("postre: envido"), so the betting does not
-    depend on who speaks first.
+    depend on who speaks first. No bet goes above ``most`` (a game's stones: a lance is worth
+    at most that, RuleSet.max_game_stones); a raise that would is not said.
     """
     sides = sorted({s % 2 for s in speakers})
     if len(sides) < 2:
@@ -286,7 +288,7 @@ def lance_bets(
         bet = min_envite
         actions.append(head + "envido")
     else:
-        bet = pick(range(min_envite, min_envite + 6))
+        bet = pick(range(min_envite, min(min_envite + 6, most + 1)))
         actions.append(head + f"envido {bet}")
     for _ in range(pick((0, 0, 1, 1, 2, 3))):
         if ordago:
@@ -313,6 +315,9 @@ def lance_bets(
             new = bet
             ordago = True
             actions.append("órdago")
+        if new > most:
+            actions.pop()
+            break
         before, bet = bet, new
         bettor = 1 - bettor
     if pick(("quiero", "no quiero")) == "quiero":
@@ -360,6 +365,7 @@ def make_hand(
             rules.min_envite,
             prefix=prefix,
             allow_ordago=allow_ordago,
+            most=rules.stones_per_game,
         )
         if actions:
             bets[key] = actions

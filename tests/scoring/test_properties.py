@@ -510,7 +510,7 @@ def check_games(rules: RuleSet, state: MatchState) -> None:
     for game in state.games:
         won, lost = game.stones[game.winner], game.stones[1 - game.winner]
         assert lost < target
-        assert won < target if game.ordago else won >= target
+        assert won < target if game.ordago else target <= won <= rules.max_game_stones
     vacas = [0, 0]
     for vaca in range(sum(state.vacas) + (0 if state.finished else 1)):
         games = [g for g in state.games if g.vaca == vaca]
@@ -650,7 +650,7 @@ def game_lists(draw, rules: RuleSet):
             won = draw(st.integers(0, target - 1))
             named = winner
         else:
-            won = draw(st.integers(target, target + 45))
+            won = draw(st.integers(target, rules.max_game_stones))
             named = draw(st.sampled_from((winner, None)))
         stones = (won, loser_stones) if winner == 0 else (loser_stones, won)
         if not ordago and draw(st.integers(0, 5)) == 0:

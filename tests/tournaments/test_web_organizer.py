@@ -710,6 +710,7 @@ def test_board_shows_each_table_and_refreshes(client_org, drawn, organizer):
     assert '<meta http-equiv="refresh" content="15">' in body
     assert "badge-submitted" in body and body.count("badge-pending") >= 3
     assert url("organizer-match", match.pk) in body
+    assert "en disputa" not in body  # no "0 en disputa" pill
 
 
 def test_board_queries_do_not_grow_with_the_tables(
@@ -828,6 +829,17 @@ def test_a_result_the_engine_refuses_is_explained(client_org, disputed):
     assert 'value="40-22"' in response.content.decode()
 
 
+def test_an_impossible_stone_count_is_refused_naming_the_limit(client_org, disputed):
+    response = client_org.post(
+        url("organizer-match-resolve", disputed.pk),
+        {"official-version": str(disputed.version), "official-games": "140-10, 40-31"},
+    )
+    assert response.status_code == 400
+    assert "como mucho con 79" in error_box(response)
+    disputed.refresh_from_db()
+    assert disputed.status == Match.Status.DISPUTED
+
+
 def test_a_stale_version_is_explained_and_the_form_gets_the_current_one(client_org, disputed):
     stale = disputed.version - 1
     response = client_org.post(
@@ -891,7 +903,7 @@ def test_record_lateness(client_org, match):
     penalty = match.late_penalties.get()
     assert (penalty.minutes_late, penalty.games_lost) == (25, 2)
     page = client_org.get(url("organizer-match", match.pk)).content.decode()
-    assert "llegó 25 min tarde y pierde 2 juego(s)" in page
+    assert "llegó 25 min tarde y pierde 2 juegos." in page  # ngettext: 1 juego, 2 juegos
 
 
 def test_lateness_without_a_rule_is_explained(client_org, match):
@@ -966,9 +978,13 @@ def test_next_step_follows_the_tournament(client_org, tournament, organizer):
     entry_register_pasted(tournament=tournament, text="\n".join(NAMES), actor=organizer)
     PhaseFactory(tournament=tournament, order=1, rounds_planned=2)
     desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()
-    assert "Empezar el torneo" in desk
+    assert "Empezar el torneo" in desk and "Pasa lista a las parejas" in desk
     for entry in tournament.entries.all():
         entry_check_in(tournament=tournament, entry_id=entry.pk, actor=organizer)
+    # everybody present: no "pasa lista" left, just start
+    desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()
+    assert "Todas las parejas están presentes" in desk and "Pasa lista" not in desk
+    assert "Empezar el torneo" in desk
     tournament.status = Tournament.Status.RUNNING
     tournament.save()
     desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()

@@ -289,10 +289,13 @@ def test_the_bracket_is_drawn_with_rounds_connectors_and_placeholders(client):
     # 4 quarter-finals, 2 semi-finals (drawn), the final waits for them
     assert page.count('class="bm') == 7
     assert page.count(" out down") == 3 and page.count(" out up") == 3
-    assert "Ganador de 2-1" in page and "Perdedor de 2-1" in page
     semis = Match.objects.filter(round__phase=phase, bracket_key__startswith="W2")
     for m in semis:  # the semi-finals' pairs are known from the quarter-finals
         assert str(m.entry_a.pair) in page and str(m.entry_b.pair) in page
+        # so the final and the third-place match name them, not "Ganador de 2-1"
+        either = f"{m.entry_a.pair} o {m.entry_b.pair}"
+        assert page.count(either) == 2  # the final's slot and the third-place match's
+    assert "Ganador de" not in page and "Perdedor de" not in page
     # the tournament page shows the bracket of the phase in play
     assert 'class="bracket"' in client.get(url("tournament", t)).content.decode()
 
@@ -308,7 +311,10 @@ def test_a_double_elimination_has_a_winners_and_a_losers_bracket_and_a_grand_fin
     for m in first.select_related("entry_a__pair", "entry_b__pair"):
         loser = m.entry_b if m.winner_id == m.entry_a_id else m.entry_a
         assert str(loser.pair) in losers
-    assert "Ganador de P1-1" in losers  # the second round waits for the first
+    # the second round waits for the first, whose pairs are known: named, not "Ganador de P1-1"
+    repesca = Match.objects.get(round__phase=phase, bracket_key="L1-1")
+    assert f"{repesca.entry_a.pair} o {repesca.entry_b.pair}" in losers
+    assert "Ganador de P1-1" not in losers
 
 
 def test_groups_then_knockout_show_the_crossing_and_keep_the_group_standings(client):
@@ -333,7 +339,8 @@ def test_groups_then_knockout_show_the_crossing_and_keep_the_group_standings(cli
     round_publish(round=semis, actor=organizer)
 
     page = client.get(url("tournament", t)).content.decode()
-    assert "Eliminatoria · Ronda 1" in page and 'class="bracket"' in page
+    # the knockout's round is named as the bracket names it, here as on every page
+    assert "Eliminatoria · Semifinales" in page and 'class="bracket"' in page
     assert "<i>1A</i>" in page and "<i>2B</i>" in page  # the crossing's labels
     standings = client.get(url("public-standings", t)).content.decode()
     assert standings.index("Eliminatoria") < standings.index("Liguilla")  # the phase in play
@@ -458,3 +465,57 @@ def test_bracket_query_counts_do_not_grow_with_the_number_of_pairs(
     for path, most in ((url("tournament", t), 6), (url("public-bracket", t), 5)):
         with django_assert_max_num_queries(most):
             assert client.get(path).status_code == 200
+
+
+def test_a_knockout_round_has_the_bracket_s_name_on_every_page(client):
+    t, phase, entries, organizer = knockout(8, third_place=True)
+    first, second = Round.objects.filter(phase=phase).order_by("number")
+    round_publish(round=second, actor=organizer)
+    semi = second.matches.order_by("table_number").first()
+
+    public = {
+        "tournament": client.get(url("tournament", t)),
+        "round": client.get(url("public-round", t, second.pk)),
+        "bracket": client.get(url("public-bracket", t)),
+        "tv": client.get(url("public-screen-fragment", t)),
+        "table": client.get(reverse("web:table", args=[semi.token])),
+    }
+    for name, response in public.items():
+        page = response.content.decode()
+        assert "Semifinales" in page, name
+        assert "Ronda 2" not in page and "ronda 2" not in page, name
+    first_round = client.get(url("public-round", t, first.pk)).content.decode()
+    assert "Cuartos de final" in first_round and "Ronda 1" not in first_round
+
+    client.force_login(organizer)
+    desk = {
+        "desk": reverse("web:organizer-tournament", args=[t.pk]),
+        "round": reverse("web:organizer-round", args=[second.pk]),
+        "board": reverse("web:organizer-round-board", args=[second.pk]),
+        "print": reverse("web:organizer-round-print", args=[second.pk]),
+        "match": reverse("web:organizer-match", args=[semi.pk]),
+    }
+    for name, path in desk.items():
+        page = client.get(path).content.decode()
+        assert "Semifinales" in page, name
+        assert "Ronda 2" not in page, name
+    desk_page = client.get(desk["desk"]).content.decode()
+    assert "Cuartos de final" in desk_page
+    assert "Semifinales: en juego" in desk_page  # the next step names it the same way
+    english = client.get(desk["board"], HTTP_ACCEPT_LANGUAGE="en")
+    assert "Semi-finals" in english.content.decode()
+
+
+def test_a_swiss_round_keeps_its_number(client):
+    t, phase, entries, current = swiss(8, played=1)
+    page = client.get(url("public-round", t, current.pk)).content.decode()
+    assert f"Ronda {current.number}" in page
+
+
+def test_the_language_menu_names_each_language_in_its_own_name(client):
+    for accept in ("es", "en"):
+        page = client.get(reverse("web:public-tournaments"), HTTP_ACCEPT_LANGUAGE=accept)
+        body = page.content.decode()
+        assert '<option value="es" lang="es"' in body and ">Español</option>" in body
+        assert '<option value="en" lang="en"' in body and ">English</option>" in body
+        assert "Spanish" not in body and "Inglés" not in body

@@ -49,6 +49,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.standings import standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
+from tournaments.web.names import bracket_round_title
 
 #: how often the big screen fetches its content again, in seconds
 SCREEN_REFRESH_SECONDS = 20
@@ -490,21 +491,6 @@ def _context(tournament: Tournament) -> Context:
 # --- Brackets ---------------------------------------------------------------------------------
 
 
-def _round_title(side: str, number: int, last: int, double: bool) -> str:
-    if side == "L":
-        return _("Final de perdedores") if number == last else _("Ronda %(n)s") % {"n": number}
-    from_end = last - number
-    if from_end == 0:
-        return _("Final de ganadores") if double else _("Final")
-    if from_end == 1:
-        return _("Semifinales")
-    if from_end == 2:
-        return _("Cuartos de final")
-    if from_end == 3:
-        return _("Octavos de final")
-    return _("Ronda %(n)s") % {"n": number}
-
-
 def _place(matches: list[dict]) -> dict[str, float]:
     """Vertical centres of one side's matches, in match heights: a match sits halfway between
     the two matches of its side that feed it (level with one when only one does); a match fed
@@ -574,6 +560,11 @@ def _bracket_boxes(
         if entry_id is None:
             if value["bye"]:
                 return SlotView(text=_("pase directo"), placeholder=True)
+            feeder = boxes.get(source or "")
+            if feeder is not None and feeder.a.entry_id and feeder.b.entry_id:
+                # the match that decides it is known: its two pairs, not its code
+                names = {"a": feeder.a.text, "b": feeder.b.text}
+                return SlotView(text=_("%(a)s o %(b)s") % names, placeholder=True)
             text = _("Ganador de %(code)s") if value["winner_of"] else _("Perdedor de %(code)s")
             return SlotView(text=text % {"code": _code(source or "", double)}, placeholder=True)
         entry = entries.get(entry_id) or {"name": "", "seed": None}
@@ -641,7 +632,7 @@ def _bracket_grid(
             box.reach = f"{abs(delta):g}"
         placed.append(box)
     columns = [
-        (column_of[n], _round_title(side, i + 1, len(numbers), double))
+        (column_of[n], bracket_round_title(side, i + 1, len(numbers), double))
         for i, n in enumerate(numbers)
     ]
     return GridView(title=title, columns=columns, boxes=placed)

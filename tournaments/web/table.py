@@ -41,11 +41,12 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError, Invalid, NotFound, error_message
-from scoring import ScoringError, amarracos
+from scoring import RuleSet, ScoringError, amarracos
 from scoring.jsonio import POSITIONS, outcome_to_json
 from tournaments.models import Match, Round
 from tournaments.selectors.results import MATCH_RELATIONS, match_running_score, table_view
 from tournaments.services import results as services
+from tournaments.web.names import round_name
 
 LANCES = ("grande", "chica", "pares", "juego")
 PARES = ("none", "par", "medias", "duples")
@@ -142,13 +143,21 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
     playable = match.kind != Match.Kind.BYE and bool(match.entry_a_id and match.entry_b_id)
     submitted_by = versions[-1]["side"] if status == Match.Status.SUBMITTED and versions else ""
     running = view["running"]
+    bounds = RuleSet.from_dict(rules)
     return {
         "token": match.token,
         "view": view,
         "state": state,
         "rules": rules,
+        "round_name": round_name(match.round),
+        # the engine's bound and the score worth a "¿seguro?" (static/js/table.js asks)
+        "limits": {"max": bounds.max_game_stones, "usual": bounds.usual_game_stones},
         "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in POSITIONS},
         "open": published and playable and status != Match.Status.CONFIRMED,
+        # a pair has a result to confirm or to wait on: the page puts that first
+        "acting": published
+        and playable
+        and status in (Match.Status.SUBMITTED, Match.Status.DISPUTED),
         "published": published,
         "playable": playable,
         "status": status,
@@ -192,9 +201,19 @@ def _js_texts() -> dict[str, str]:
         "decided": _("Partida decidida: gana la pareja {p}. Revisa y envía."),
         "wins": _("gana {p}"),
         "open": _("sin terminar"),
+        "ordago_who": _("órdago: ¿quién lo ganó?"),
+        "both": _("las dos no pueden llegar a {target}"),
         "extra": _("sobra: la partida ya estaba decidida"),
         "juego": _("Juego"),
         "punto": _("Punto"),
+        "limit": _(
+            "Juego {game}: {value} piedras es más de lo que puede acabar un juego a {target}. "
+            "La pareja ganadora acaba como mucho con {limit}."
+        ),
+        "unusual": _(
+            "Juego {game}: {value} piedras es mucho más de {target}; solo se llega ahí con un "
+            "envite grande querido al final. ¿Seguro que es así?"
+        ),
     }
 
 
@@ -290,11 +309,22 @@ def table_page(request: HttpRequest, match: Match) -> HttpResponse:
     return _render_table(request, match)
 
 
+def _whole(raw: str) -> Any:
+    """A number typed on the phone as an int; anything else as typed, for the engine to name
+    ("²" is a digit to Python but no number). A number too long for Python to read (over 4,300
+    digits) is read from its first 1,000: far past any limit all the same, and the engine shows
+    only its first digits back."""
+    if not (raw.isascii() and raw.isdigit()):
+        return raw
+    raw = raw.lstrip("0") or "0"
+    return int(raw[:1000])
+
+
 def _number(raw: str) -> Any:
     raw = raw.strip()
     if not raw:
         return 0
-    return int(raw) if raw.isdigit() else raw  # anything else: the engine names the game
+    return _whole(raw)  # anything else: the engine names the game
 
 
 def _posted_rows(post: Any) -> list[int]:
@@ -393,7 +423,7 @@ def table_receipt(request: HttpRequest, match: Match, submission_id: int) -> Htt
 
 
 def _juego(raw: str) -> Any:
-    return int(raw) if raw.isdigit() else raw
+    return _whole(raw)
 
 
 def _hand_from_post(post: Any) -> dict:
@@ -419,7 +449,7 @@ def _hand_from_post(post: Any) -> dict:
                 "punto.",
                 code="punto_missing",
             )
-        declarations["punto"] = [int(p) if p.isdigit() else p for p in punto]
+        declarations["punto"] = [_whole(p) for p in punto]
     winners = {}
     for lance in LANCES:
         side = post.get(f"win_{lance}", "")

@@ -35,6 +35,7 @@ from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
+from tournaments.web.names import round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
     USER_ERRORS,
@@ -74,7 +75,8 @@ def tournament_create(request: HttpRequest, club_slug: str):
             except USER_ERRORS as exc:
                 error, status = error_message(exc), status_of(exc)
             else:
-                messages.success(request, _("Torneo creado. Ahora inscribe las parejas."))
+                created = _("Torneo creado, en borrador. Abre la inscripción para publicarlo.")
+                messages.success(request, created)
                 return redirect("web:organizer-tournament", tournament_id=tournament.pk)
         else:
             status = 400
@@ -149,7 +151,10 @@ def _round_progress(tournament: Tournament) -> dict[int, dict[str, int]]:
 
 
 def _next_step(
-    tournament: Tournament, phases: list[Phase], progress: dict[int, dict[str, int]]
+    tournament: Tournament,
+    phases: list[Phase],
+    progress: dict[int, dict[str, int]],
+    checked_in: int = 0,
 ) -> dict[str, Any]:
     """What the desk suggests doing now: a sentence and one button (a link or a POST).
 
@@ -195,6 +200,16 @@ def _next_step(
     }
     if not rounds:
         if tournament.status == Tournament.Status.REGISTRATION:
+            if checked_in >= tournament.registered_count:  # nobody left to call
+                return {
+                    "text": _(
+                        "Todas las parejas están presentes: empieza el torneo (la inscripción "
+                        "se cierra)."
+                    ),
+                    "label": _("Empezar el torneo"),
+                    "post": status_url,
+                    "fields": {"status": Tournament.Status.RUNNING},
+                }
             return {
                 "text": _(
                     "Pasa lista a las parejas y empieza el torneo: la inscripción se cierra."
@@ -214,23 +229,35 @@ def _next_step(
         }
     last = rounds[-1]
     round_kw = {"round_id": last.pk}
+    # a knockout's round is named as its bracket names it ("Cuartos de final"), never "ronda 1"
+    named = current.format == Phase.Format.SINGLE_ELIMINATION
+    name = {"round": round_name(last, current)}
     if last.status == Round.Status.DRAFT:
         return {
-            "text": _("La ronda %(n)s está sorteada: revísala y publícala.") % {"n": last.number},
+            "text": _("%(round)s: sorteada. Revísala y publícala.") % name
+            if named
+            else _("La ronda %(n)s está sorteada: revísala y publícala.") % {"n": last.number},
             "label": _("Revisar y publicar"),
             "url": reverse("web:organizer-round", kwargs=round_kw),
         }
     done = progress.get(last.pk, {})
     if last.status == Round.Status.PUBLISHED:
         if done and done["confirmed"] == done["total"]:
+            if named:
+                text = _("%(round)s: todas las mesas tienen resultado.") % name
+                label = _("Cerrar: %(round)s") % name
+            else:
+                text = _("Todas las mesas de la ronda %(n)s tienen resultado.") % {"n": last.number}
+                label = _("Cerrar la ronda %(n)s") % {"n": last.number}
             return {
-                "text": _("Todas las mesas de la ronda %(n)s tienen resultado.")
-                % {"n": last.number},
-                "label": _("Cerrar la ronda %(n)s") % {"n": last.number},
+                "text": text,
+                "label": label,
                 "post": reverse("web:organizer-round-close", kwargs=round_kw),
             }
         return {
-            "text": _("La ronda %(n)s está en juego: sigue los resultados mesa a mesa.")
+            "text": _("%(round)s: en juego. Sigue los resultados mesa a mesa.") % name
+            if named
+            else _("La ronda %(n)s está en juego: sigue los resultados mesa a mesa.")
             % {"n": last.number},
             "label": _("Ver el tablero"),
             "url": reverse("web:organizer-round-board", kwargs=round_kw),
@@ -273,7 +300,7 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         "tournament": tournament,
         "phases": phases,
         "checked_in": checked_in,
-        "next_step": _next_step(tournament, phases, progress),
+        "next_step": _next_step(tournament, phases, progress, checked_in),
     }
 
 

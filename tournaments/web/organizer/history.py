@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.models import Match
 
@@ -102,7 +102,11 @@ def _state_text(value: Any) -> str:
     penalty = value.get("penalty")
     if isinstance(penalty, dict):
         parts.append(
-            _("pareja %(side)s: %(minutes)s min tarde, %(games)s juego(s) perdido(s)")
+            ngettext(
+                "pareja %(side)s: %(minutes)s min tarde, %(games)s juego perdido",
+                "pareja %(side)s: %(minutes)s min tarde, %(games)s juegos perdidos",
+                penalty.get("games_lost") if isinstance(penalty.get("games_lost"), int) else 2,
+            )
             % {
                 "side": str(penalty.get("side", "")).upper(),
                 "minutes": penalty.get("minutes_late"),

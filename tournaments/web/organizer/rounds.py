@@ -160,7 +160,7 @@ def round_board(request: HttpRequest, round_id: int, *, error: str = "", status:
     summary = [
         (value, label, counts[value])
         for value, label in Match.Status.choices
-        if counts[value] or value in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+        if counts[value] or value == Match.Status.CONFIRMED  # never a "0 en disputa"
     ]
     context = {
         "round": rnd,
