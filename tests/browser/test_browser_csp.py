@@ -5,6 +5,7 @@ files) renders — with no violation reported in the browser's console."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments.models import Tournament
@@ -33,7 +34,8 @@ def test_pages_and_the_api_docs_run_under_the_policy(phone, live_server):
     phone.goto(live_server.url + "/")
     with phone.expect_navigation():
         phone.select_option("#lang-select", "en")
-    phone.wait_for_function("document.documentElement.lang === 'en'")
+    # a locator's expectation: polling a string predicate is an eval the CSP refuses
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
 
     assert violations == []
     assert not phone.locator(".lang-submit").is_visible()  # the script hid the fallback button
