@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -17,6 +18,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("", include("tournaments.urls", namespace="web")),
 ]
+
+if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production
+    from config import benchmark
+
+    urlpatterns.insert(0, path("bench/insert", benchmark.insert_one, name="bench-insert"))
 
 handler400 = "config.views.bad_request"
 handler403 = "config.views.permission_denied"
