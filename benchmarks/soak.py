@@ -461,7 +461,7 @@ def check(org: Organizer, record: Record, tournament_id: int, phases: list[int])
     return {
         "failures": failures,
         "matches": len(matches),
-        "rounds": len(rounds),
+        "rounds_closed": len(rounds),
         "submissions": sum(len(v) for v in keys.values()),
         "standings_after_last_fault_s": (
             None if converged_at is None else round(max(0.0, converged_at - last_fault), 1)
@@ -572,7 +572,7 @@ def main() -> int:
         log = stack.log()
         figures = {
             "pairs": args.pairs,
-            "rounds": args.rounds,
+            "swiss_rounds": args.rounds,
             "tables_played": tables,
             "requests": sum(record.statuses.values()),
             "no_answer": record.no_answer,

@@ -52,5 +52,5 @@ def test_a_small_soak_loses_doubles_and_changes_no_result(django_db_setup):
     # Everything it claims was exercised: both faults, the retries, a stage made by beat.
     assert [what for what, _ in figures["faults"]] == ["worker", "redis"]
     assert figures["worker_restarts"] >= 1 and figures["replays"] >= 1
-    assert figures["matches"] == 8 + 3 and figures["rounds"] == 4
+    assert figures["matches"] == 8 + 3 and figures["rounds_closed"] == 4
     assert figures["server_errors"] == 0 and figures["standings_after_last_fault_s"] <= 60
