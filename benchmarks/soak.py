@@ -490,7 +490,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", action="store_true", help="8 pairs, 2 rounds, a 4-pair KO")
+    parser.add_argument("--small", action="store_true", help="8 pairs, 1 Swiss round, a 4-pair KO")
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--knockout", type=int, default=16, help="pairs in the knockout")
@@ -504,7 +504,7 @@ def main() -> int:
     args = parser.parse_args()
     faults_plan = FAULTS
     if args.small:
-        args.pairs, args.rounds, args.knockout = 8, 2, 4
+        args.pairs, args.rounds, args.knockout = 8, 1, 4
         args.outage, args.spread, args.reconcile = min(args.outage, 5.0), 2.0, 5
         faults_plan = SMALL_FAULTS
     rng = random.Random(args.seed)
