@@ -1,27 +1,40 @@
-"""Time `tournaments.draw.pair_swiss` on round 7 of large Swiss phases; prints figures.
+"""Time `tournaments.draw.pair_swiss` on round 7 of large Swiss phases, and measure how far
+its draws in late rounds of small fields are from the least possible; prints figures.
 
-Run from the repository root: ``python benchmarks/draw.py``. For 64, 256, 1,024 and 4,096
-entrants it plays six rounds with the pairer itself and random winners (seeded, so every run
-plays the same phase), then times the draw of round 7 (best of several runs). It also checks
-that round 7 pairs everybody exactly once, with at most one bye and no rematch. Budget: under
-0.1 s at 1,024 entrants and under 1 s at 4,096.
+Run from the repository root: ``python benchmarks/draw.py``.
+
+1. Speed: for 64, 256, 1,024 and 4,096 entrants it plays six rounds with the pairer itself and
+   random winners (seeded, so every run plays the same phase), then times the draw of round 7
+   (best of several runs). It also checks that round 7 pairs everybody exactly once, with at
+   most one bye and no rematch. Budget: under 75 ms at 1,024 entrants and under 1 s at 4,096.
+2. Optimality: for fields of 16 to 65 entrants it plays 6 to 20 rounds the same way and, for
+   each drawn round from the sixth on, compares the draw's cost — rematches, then the total
+   score difference (the bye counted as a pairing with the lowest score) — with the least
+   possible, found by one exact minimum-cost matching of the whole field (networkx, Edmonds),
+   independent of the pairer's own decomposition. It prints the totals and the excess in per
+   cent (0 % for an optimal pairer), and the slowest draw of these rounds.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 import time
 from pathlib import Path
 
+import networkx as nx
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.draw import Entrant, Result, pair_swiss  # noqa: E402  (needs the path above)
+from tournaments.draw import Entrant, Result, pair_swiss, records  # noqa: E402  (path above)
 
 SIZES = (64, 256, 1024, 4096)
-BUDGET = {1024: 0.1, 4096: 1.0}
+BUDGET = {1024: 0.075, 4096: 1.0}
 ROUNDS_PLAYED = 6
 RUNS = 5
+SMALL_FIELDS = ((16, 12), (17, 12), (24, 15), (32, 15), (33, 20), (48, 20), (64, 20), (65, 20))
+FROM_ROUND = 6
 
 
 def phase(size: int, seed: int) -> tuple[list[Entrant], list[Result]]:
@@ -53,7 +66,7 @@ def check(entrants: list[Entrant], history: list[Result], pairings) -> str:
     return "; ".join(problems) or "ok"
 
 
-def main() -> None:
+def speed() -> None:
     print(f"Swiss round {ROUNDS_PLAYED + 1} after {ROUNDS_PLAYED} rounds of random results")
     print(f"{'entrants':>8}  {'best (s)':>9}  {'median (s)':>10}  {'budget':>7}  checks")
     for size in SIZES:
@@ -70,6 +83,82 @@ def main() -> None:
             f"{size:>8}  {times[0]:>9.4f}  {times[len(times) // 2]:>10.4f}  "
             f"{verdict:>7}  {check(entrants, history, pairings)}"
         )
+
+
+def cost(entrants, history, pairs, bye) -> tuple[int, int]:
+    """(rematches, total score difference) of a draw, the bye as a pairing with the lowest."""
+    recs = records(entrants, history)
+    low = min(r.wins for r in recs.values())
+    rematches = sum(b in recs[a].opponents for a, b in pairs)
+    difference = sum(abs(recs[a].wins - recs[b].wins) for a, b in pairs)
+    return rematches, difference + (0 if bye is None else recs[bye].wins - low)
+
+
+def least(entrants, history) -> tuple[int, int]:
+    """The least cost of any draw (the bye to an entrant with the fewest byes): one exact
+    minimum-cost perfect matching of the whole field."""
+    recs = records(entrants, history)
+    ids = [e.id for e in entrants]
+    vertices = [*ids, "bye"] if len(ids) % 2 else ids
+    fewest = min(r.byes for r in recs.values())
+    low = min(r.wins for r in recs.values())
+    unit = len(ids) * (max(r.wins for r in recs.values()) - low + 1)
+    graph = nx.Graph()
+    for a, b in itertools.combinations(vertices, 2):
+        if b == "bye":
+            if recs[a].byes == fewest:
+                graph.add_edge(a, b, weight=10**9 - (recs[a].wins - low))
+            continue
+        c = unit * (b in recs[a].opponents) + abs(recs[a].wins - recs[b].wins)
+        graph.add_edge(a, b, weight=10**9 - c)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = [(a, b) for a, b in matching if "bye" not in (a, b)]
+    bye = next((a if b == "bye" else b for a, b in matching if "bye" in (a, b)), None)
+    return cost(entrants, history, pairs, bye)
+
+
+def optimality() -> None:
+    print()
+    print(
+        f"Late rounds of small fields: every draw from round {FROM_ROUND} on v the least possible"
+    )
+    print(
+        f"{'entrants':>8}  {'rounds':>6}  {'rematches':>9}  {'least':>5}  "
+        f"{'score diff':>10}  {'least':>5}  {'excess':>6}  {'slowest (s)':>11}"
+    )
+    for size, rounds in SMALL_FIELDS:
+        rng = random.Random(size)
+        entrants = [Entrant(i, seed=i) for i in range(1, size + 1)]
+        history: list[Result] = []
+        got = [0, 0]
+        best = [0, 0]
+        slowest = 0.0
+        for rnd in range(1, rounds + 1):
+            start = time.perf_counter()
+            pairings = pair_swiss(entrants, history, rng=size)
+            took = time.perf_counter() - start
+            if rnd >= FROM_ROUND:
+                slowest = max(slowest, took)
+                pairs = [(p.a_id, p.b_id) for p in pairings if not p.is_bye]
+                bye = next((p.a_id for p in pairings if p.is_bye), None)
+                for k, (mine, low) in enumerate(
+                    zip(cost(entrants, history, pairs, bye), least(entrants, history), strict=True)
+                ):
+                    got[k] += mine
+                    best[k] += low
+            for p in pairings:
+                winner = p.a_id if p.b_id is None else rng.choice((p.a_id, p.b_id))
+                history.append(Result(rnd, p.a_id, p.b_id, winner))
+        excess = 100 * (got[1] - best[1]) / best[1] if best[1] else 0.0
+        print(
+            f"{size:>8}  {rounds:>6}  {got[0]:>9}  {best[0]:>5}  {got[1]:>10}  {best[1]:>5}  "
+            f"{excess:>5.1f}%  {slowest:>11.3f}"
+        )
+
+
+def main() -> None:
+    speed()
+    optimality()
 
 
 if __name__ == "__main__":

@@ -208,7 +208,7 @@ def run() -> None:
 
     print(f"\nstandings of the {SIZES[-1]}-pair Swiss, median of {RUNS} runs (min):")
     phase = phases[SIZES[-1]]
-    refresh = timed(lambda: standings_refresh(phase_id=phase.id))
+    refresh = timed(lambda: standings_refresh(phase=phase))
     compute = timed(lambda: standings_compute(phase=phase))
     entries, records, order = pure_inputs(phase)
     pure = timed(lambda: standings(entries, records, order))
@@ -221,7 +221,7 @@ def run() -> None:
     print("\nGET /api/v1/phases/<id>/standings (anonymous, public tournament):")
     for pairs in SIZES:
         phase = phases[pairs]
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
         path = f"/api/v1/phases/{phase.id}/standings"
         # A request starts by emptying the query log (Django's request_started signal); empty
         # it first, or the capture's starting point lies beyond the log's end.

@@ -1,4 +1,5 @@
 """Peñas (clubs), their members and roles, players, pairs and rule-set presets.
 
-Club leagues and rankings across tournaments are not built yet.
+The players' ratings and each peña's ranking (ratings*.py, web.py) are here; club leagues
+are not built yet.
 """

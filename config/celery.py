@@ -15,6 +15,10 @@ from config import request_id  # noqa: E402,F401  (its signals carry the request
 
 app = Celery("amarrako")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+if not app.conf.broker_url:
+    # No broker: tasks run eagerly (settings), but Celery still builds a producer for each
+    # eager call; an in-memory transport spares it looking for a Redis on localhost.
+    app.conf.broker_url = "memory://localhost/"
 app.autodiscover_tasks()
 
 

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "clubs",
     "tournaments",
 ]
@@ -83,6 +84,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
     "config.middleware.RejectNulMiddleware",
+    "config.security.TableLinkThrottleMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # HTML and JSON compressed (whitenoise serves static files precompressed); Django masks the
@@ -93,9 +95,11 @@ MIDDLEWARE = [
     "config.middleware.ApiLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "config.security.OriginCheckMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -196,6 +200,54 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    # Served over HTTPS (secure cookies): browsers are told to never use plain HTTP again.
+    SECURE_HSTS_SECONDS = (
+        int(os.environ.get("HSTS_SECONDS", "31536000")) if CSRF_COOKIE_SECURE else 0
+    )
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = False
+
+# Cookies are not sent on another site's requests (Lax: a link followed from elsewhere keeps
+# the session, a form posted from elsewhere does not).
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy: scripts and styles only from our own files, no inline script; style
+# attributes stay allowed (the bracket places its boxes with them).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Webhooks may not reach the server's own network (loopback, private, link-local addresses)
+# unless this is on: a venue whose receiver is on its own LAN (and the tests' local servers).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE")
+
+# The proxies whose X-Forwarded-For names the client (config.security.client_address).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES") or ["127.0.0.1", "::1"]
+# Table links that do not exist, tried by one address, before it waits (config.security).
+TABLE_LINK_MISSES = int(os.environ.get("TABLE_LINK_MISSES", "30"))
+TABLE_LINK_WINDOW = int(os.environ.get("TABLE_LINK_WINDOW", "600"))
+
+# The cache holds counters every process must share (failed table links): Redis in production
+# (CACHE_URL, e.g. redis://127.0.0.1:6379/1), this process's memory otherwise.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 
 # --- E-mail ---------------------------------------------------------------------------------
 
@@ -278,6 +330,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 RECONCILE_SECONDS = int(os.environ.get("RECONCILE_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "reconcile": {"task": "tournaments.reconcile", "schedule": float(RECONCILE_SECONDS)},
+    # webhook deliveries whose task was lost (the broker was down) are queued again
+    "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
 }
 
 # --- Benchmarks -----------------------------------------------------------------------------

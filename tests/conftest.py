@@ -53,6 +53,9 @@ hypothesis_settings.load_profile("ci" if settings.CI else "dev")
 def pytest_configure(config: pytest.Config) -> None:
     # Factories hash a password for every user; the real hasher is slow on purpose.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The webhook tests' receivers are local servers (tests/clubs/test_webhooks.py turns the
+    # guard back on to test it).
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
     # Here, before any test: even an eager .delay() opens (and caches) a producer pool on the
     # configured broker, so the broker cannot be switched later in the session.
     celery_app.conf.broker_url = celery_app.conf.result_backend = _test_broker_url()
@@ -198,6 +201,7 @@ def celery_worker_process(django_db_setup, tmp_path_factory) -> Iterator[CeleryW
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": broker_url,
         "CELERY_RESULT_BACKEND": broker_url,
+        "WEBHOOKS_ALLOW_PRIVATE": "true",
         "PYTHONUNBUFFERED": "1",
     }
     command = [

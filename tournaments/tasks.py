@@ -15,6 +15,12 @@ import socket
 from celery import shared_task
 from django.db import OperationalError, connection
 
+from tournaments.models import Match, Phase, Round
+from tournaments.services import reconcile as reconcile_services
+from tournaments.services import results as results_services
+from tournaments.services import rounds as rounds_services
+from tournaments.services import standings as standings_services
+
 log = logging.getLogger(__name__)
 
 RETRY = {"autoretry_for": (OperationalError,), "max_retries": 5, "retry_backoff": True}
@@ -39,9 +45,8 @@ def db_roundtrip(value: str) -> str:
 @shared_task(name="tournaments.standings_refresh", **RETRY)
 def standings_refresh(phase_id: int) -> int:
     """Recompute and store a phase's standings; returns the number of rows written."""
-    from tournaments.services.standings import standings_refresh as refresh
-
-    rows = refresh(phase_id=phase_id)
+    phase = Phase.objects.filter(pk=phase_id).first()
+    rows = standings_services.standings_refresh(phase=phase) if phase else 0
     log.info("standings of phase %s refreshed: %s rows", phase_id, rows)
     return rows
 
@@ -49,9 +54,8 @@ def standings_refresh(phase_id: int) -> int:
 @shared_task(name="tournaments.bracket_advance", **RETRY)
 def bracket_advance(phase_id: int) -> int:
     """Create the bracket matches whose two pairs are now known; returns how many."""
-    from tournaments.services.rounds import bracket_advance as advance
-
-    created = advance(phase_id=phase_id)
+    phase = Phase.objects.filter(pk=phase_id).first()
+    created = rounds_services.bracket_advance(phase=phase) if phase else 0
     log.info("bracket of phase %s advanced: %s matches created", phase_id, created)
     return created
 
@@ -59,9 +63,8 @@ def bracket_advance(phase_id: int) -> int:
 @shared_task(name="tournaments.round_completion_check", **RETRY)
 def round_completion_check(round_id: int) -> bool:
     """Notify the organizer once every match of the round is confirmed (once)."""
-    from tournaments.services.results import round_completion_notify
-
-    notified = round_completion_notify(round_id=round_id)
+    rnd = Round.objects.filter(pk=round_id).first()
+    notified = results_services.round_completion_notify(round=rnd) if rnd else False
     log.info("round %s completion checked: notified=%s", round_id, notified)
     return notified
 
@@ -69,9 +72,8 @@ def round_completion_check(round_id: int) -> bool:
 @shared_task(name="tournaments.round_pairings_email", **RETRY)
 def round_pairings_email(round_id: int) -> int:
     """E-mail a published round's pairings and tables to players with an address."""
-    from tournaments.services.rounds import round_pairings_email as send
-
-    sent = send(round_id=round_id)
+    rnd = Round.objects.filter(pk=round_id).first()
+    sent = rounds_services.round_pairings_email(round=rnd) if rnd else 0
     log.info("round %s pairings e-mailed to %s players", round_id, sent)
     return sent
 
@@ -79,20 +81,63 @@ def round_pairings_email(round_id: int) -> int:
 @shared_task(name="tournaments.result_confirmed", **RETRY)
 def result_confirmed(match_id: int) -> None:
     """Everything that follows a confirmed (or corrected) result, in order."""
-    from tournaments.models import Match
-
-    match = Match.objects.select_related("round").get(pk=match_id)
+    match = Match.objects.select_related("round").filter(pk=match_id).first()
+    if match is None:
+        return
     standings_refresh(match.round.phase_id)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
+    result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
+    webhooks_result_confirmed(match_id)
 
 
 @shared_task(name="tournaments.reconcile", **RETRY)
 def reconcile() -> dict:
     """Beat's periodic repair: redo what a lost task left undone (see services.reconcile)."""
-    from tournaments.services.reconcile import reconcile_pending
-
-    done = reconcile_pending()
+    done = reconcile_services.reconcile_pending()
     if any(done.values()):
         log.warning("reconciliation repaired what a lost task left undone: %s", done)
     return done
+
+
+@shared_task(name="tournaments.webhooks_result_confirmed", **RETRY)
+def webhooks_result_confirmed(match_id: int) -> int:
+    """Record the ``result.confirmed`` event for the peña's webhooks; each delivery is its own
+    task, queued after this one commits (a receiver never holds up the chain above)."""
+    from tournaments.services.webhooks import webhooks_result_confirmed as record
+
+    match = Match.objects.filter(pk=match_id).first()
+    recorded = record(match=match) if match else 0
+    if recorded:
+        log.info("match %s: result.confirmed recorded for %s webhooks", match_id, recorded)
+    return recorded
+
+
+@shared_task(name="clubs.webhook_deliver", bind=True, **RETRY)
+def webhook_deliver(self, delivery_id: int) -> int | None:
+    """One attempt of a webhook delivery; a failed one is tried again later, with exponential
+    backoff (clubs.webhooks.services.retry_delay), up to its MAX_ATTEMPTS. Run eagerly (no
+    broker: a laptop), the retry is not scheduled: the delivery stays pending in the log, where
+    the organizer can send it again."""
+    from clubs.models import WebhookDelivery
+    from clubs.webhooks.services import webhook_deliver_attempt
+
+    delivery = WebhookDelivery.objects.filter(pk=delivery_id).first()
+    retry_in = webhook_deliver_attempt(delivery=delivery) if delivery else None
+    if retry_in is not None and not self.request.is_eager:
+        webhook_deliver.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
+    return retry_in
+
+
+@shared_task(name="clubs.webhooks_sweep", **RETRY)
+def webhooks_sweep() -> int:
+    """Periodic: queue again the webhook deliveries whose task was lost (see
+    clubs.webhooks.services.webhook_deliveries_due); returns how many."""
+    from clubs.webhooks.services import webhook_deliveries_due
+
+    due = webhook_deliveries_due()
+    for delivery_id in due:
+        webhook_deliver.delay(delivery_id=delivery_id)
+    if due:
+        log.warning("webhook sweep: %s deliveries whose task was lost queued again", len(due))
+    return len(due)

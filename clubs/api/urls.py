@@ -3,7 +3,7 @@ on its own action path, like the rest of the API."""
 
 from django.urls import path
 
-from clubs.api import clubs, players, presets
+from clubs.api import clubs, players, presets, ratings, webhooks
 
 app_name = "clubs"
 
@@ -12,6 +12,7 @@ _MEMBER = f"{_CLUB}/members/<int:user_id>"
 _PLAYER = f"{_CLUB}/players/<int:player_id>"
 _PAIR = f"{_CLUB}/pairs/<int:pair_id>"
 _PRESET = f"{_CLUB}/presets/<int:preset_id>"
+_WEBHOOK = f"{_CLUB}/webhooks/<int:webhook_id>"
 
 urlpatterns = [
     path("me", clubs.MeApi.as_view(), name="me"),
@@ -45,4 +46,31 @@ urlpatterns = [
     path(_PRESET, presets.PresetDetailApi.as_view(), name="preset-detail"),
     path(f"{_PRESET}/update", presets.PresetUpdateApi.as_view(), name="preset-update"),
     path(f"{_PRESET}/delete", presets.PresetDeleteApi.as_view(), name="preset-delete"),
+    path(f"{_CLUB}/ranking", ratings.RankingApi.as_view(), name="club-ranking"),
+    path(
+        f"{_CLUB}/ranking/settings",
+        ratings.RankingSettingsApi.as_view(),
+        name="club-ranking-settings",
+    ),
+    path(
+        "players/<int:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
+    ),
+    path(
+        "players/<int:player_id>/head-to-head",
+        ratings.HeadToHeadApi.as_view(),
+        name="player-head-to-head",
+    ),
+    path(f"{_CLUB}/webhooks", webhooks.WebhookListApi.as_view(), name="webhook-list"),
+    path(f"{_CLUB}/webhooks/create", webhooks.WebhookCreateApi.as_view(), name="webhook-create"),
+    path(f"{_WEBHOOK}/delete", webhooks.WebhookDeleteApi.as_view(), name="webhook-delete"),
+    path(
+        f"{_WEBHOOK}/deliveries",
+        webhooks.WebhookDeliveryListApi.as_view(),
+        name="webhook-deliveries",
+    ),
+    path(
+        f"{_CLUB}/webhook-deliveries/<int:delivery_id>/redeliver",
+        webhooks.WebhookRedeliverApi.as_view(),
+        name="webhook-redeliver",
+    ),
 ]

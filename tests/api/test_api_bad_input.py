@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from clubs.models import Club, Membership, Pair, RuleSetPreset
+from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -38,6 +38,8 @@ def demo():
     club = Club.objects.get(slug="pena-txoko")
     tournament = Tournament.objects.filter(club=club).first()
     match = Match.objects.filter(round__phase__tournament=tournament).order_by("-pk").first()
+    hook = Webhook.objects.create(club=club, url="https://example.org/", secret="s", events=[])
+    delivery = WebhookDelivery.objects.create(webhook=hook, event="e", event_id="e", payload={})
     ids = {
         "club_id": club.pk,
         "tournament_id": tournament.pk,
@@ -52,6 +54,8 @@ def demo():
             RuleSetPreset.objects.filter(club=club).first() or RuleSetPreset.objects.first()
         ).pk,
         "user_id": Membership.objects.filter(club=club).first().user_id,
+        "webhook_id": hook.pk,
+        "delivery_id": delivery.pk,
     }
     client = Client()
     client.force_login(Membership.objects.get(club=club, user__username="organizador").user)

@@ -47,7 +47,7 @@ def test_before_any_snapshot_the_standings_are_an_empty_list(client):
 
 def test_the_api_shows_the_snapshot_not_a_recomputation(client):
     phase = played_phase(4)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     body = client.get(standings_url(phase)).json()
     (table,) = body["groups"]
     assert table["group"] is None
@@ -64,7 +64,7 @@ def test_the_api_shows_the_snapshot_not_a_recomputation(client):
 
 def test_standings_of_a_private_tournament_are_404_to_the_public(client):
     phase = played_phase(2, is_public=False)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     assert client.get(standings_url(phase)).status_code == 404
 
 
@@ -72,7 +72,7 @@ def test_standings_take_the_same_queries_for_8_and_64_pairs(client, django_asser
     counts = []
     for pairs in (8, 64):
         phase = played_phase(pairs)
-        assert standings_refresh(phase_id=phase.id) == pairs
+        assert standings_refresh(phase=phase) == pairs
         # The phase (with tournament and peña) and its snapshots.
         with django_assert_max_num_queries(2):
             response = client.get(standings_url(phase))

@@ -156,9 +156,7 @@ def test_organizer_main_flow_on_a_phone(phone, live_server, organizer, screensho
 def disputed_round(organizer):
     club = organizer.memberships.get().club
     tournament = TournamentFactory(club=club, name="Liga de los jueves")
-    entries = entry_register_pasted(
-        tournament_id=tournament.pk, text="\n".join(NAMES), actor=organizer
-    )
+    entries = entry_register_pasted(tournament=tournament, text="\n".join(NAMES), actor=organizer)
     rnd = RoundFactory(phase=PhaseFactory(tournament=tournament), number=2)
     matches = [
         MatchFactory(

@@ -106,7 +106,7 @@ def swiss_in_play(pairs: int):
     organizer_result(tables[0], organizer, [(40, 31), (22, 40), (40, 37)], "browser-public-1")
     Match.objects.filter(pk=tables[1].pk).update(status=Match.Status.IN_PROGRESS)
     Match.objects.filter(pk=tables[2].pk).update(status=Match.Status.SUBMITTED)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     return t, phase, entries, current, organizer
 
 
@@ -167,7 +167,7 @@ def test_a_bracket_on_a_phone_scrolls_sideways_with_matches_between_their_feeder
     round_publish(round=first, actor=organizer)
     for m in first.matches.all():
         decide(m, pick(entries)(m))
-    bracket_advance(phase_id=phase.id)
+    bracket_advance(phase=phase)
     round_close(round=first, actor=organizer)
     second = Round.objects.get(phase=phase, number=2)
     round_publish(round=second, actor=organizer)
@@ -228,7 +228,7 @@ def test_the_big_screen_at_1920_shows_tables_and_standings_and_refreshes_itself(
         # A result comes in; the screen shows it within one refresh, without a reload.
         match = current.matches.filter(status=Match.Status.IN_PROGRESS).get()
         organizer_result(match, organizer, [(40, 10), (40, 20)], "browser-public-3")
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
         card = page.locator(".sc-card").nth(match.table_number - 1)
         assert card.locator(".won").count() == 0
         page.clock.run_for(21_000)

@@ -76,7 +76,7 @@ def test_bracket_advance_does_not_lock_the_tournament(knockout_semis_played, tou
     tournament, _, phase, _ = knockout_semis_played
     tournament_key_share(tournament)
 
-    assert bracket_advance(phase_id=phase.pk) == 1  # the final, without waiting
+    assert bracket_advance(phase=phase) == 1  # the final, without waiting
 
     assert Round.objects.filter(phase=phase, number=2).exists()
 

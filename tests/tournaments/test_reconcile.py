@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.models import RatedMatch
 from tests.factories import tournament_field
 from tournaments.models import Match, Notification, Round, StandingsSnapshot, Tournament
 from tournaments.services.reconcile import reconcile_pending
@@ -20,7 +21,7 @@ from tournaments.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
-NOTHING = {"standings": 0, "brackets": 0, "rounds": 0}
+NOTHING = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
 
 
 def confirm_without_task(match: Match, winner_id: int) -> None:
@@ -42,12 +43,13 @@ def published_round(pairs: int, fmt: str):
 
 def test_lost_results_are_put_in_the_standings_and_the_round_is_announced_once():
     phase, rnd = published_round(4, "swiss")
-    standings_refresh(phase_id=phase.id)  # what publishing queued; the results' tasks are lost
+    standings_refresh(phase=phase)  # what publishing queued; the results' tasks are lost
     for match in rnd.matches.all():
         confirm_without_task(match, match.entry_a_id)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
 
+    assert RatedMatch.objects.count() == 2  # the players' ratings took both results in
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]
     assert Notification.objects.filter(key=f"round-complete:{rnd.pk}").count() == 1
@@ -69,7 +71,7 @@ def test_a_lost_last_result_of_a_knockout_stage_still_creates_the_next_stage():
 
 def test_nothing_lost_means_nothing_done():
     phase, rnd = published_round(4, "swiss")
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
 
     assert reconcile_pending() == NOTHING
 
@@ -93,13 +95,13 @@ def test_a_round_closed_and_a_phase_finished_before_their_tasks_ran_are_still_re
     )
     rnd = round_draw_generate(phase=phase, actor=organizer)
     round_publish(round=rnd, actor=organizer)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     for match in rnd.matches.all():
         confirm_without_task(match, match.entry_a_id)
     round_close(round=rnd, actor=organizer)  # its own standings task is lost too
     phase_finish(phase=phase, actor=organizer)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
 
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]

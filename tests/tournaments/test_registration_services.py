@@ -47,9 +47,7 @@ def tournament(organizer):
 
 def register(tournament, organizer, pair=None, **kwargs):
     pair = pair or PairFactory(club=tournament.club)
-    return entry_register(
-        tournament_id=tournament.pk, pair_id=pair.pk, actor=organizer.user, **kwargs
-    )
+    return entry_register(tournament=tournament, pair_id=pair.pk, actor=organizer.user, **kwargs)
 
 
 def statuses(tournament):
@@ -109,7 +107,7 @@ def test_registration_is_closed_once_the_tournament_runs(tournament, organizer):
 
 def test_an_unknown_pair_is_not_found(tournament, organizer):
     with pytest.raises(NotFound) as caught:
-        entry_register(tournament_id=tournament.pk, pair_id=999_999, actor=organizer.user)
+        entry_register(tournament=tournament, pair_id=999_999, actor=organizer.user)
     assert caught.value.code == "pair_unknown"
 
 
@@ -117,7 +115,7 @@ def test_a_withdrawn_pair_registers_again_at_the_back_of_the_queue(tournament, o
     first = register(tournament, organizer)
     register(tournament, organizer)
     waiting = register(tournament, organizer)
-    entry_withdraw(tournament_id=tournament.pk, entry_id=first.pk, actor=organizer.user)
+    entry_withdraw(tournament=tournament, entry_id=first.pk, actor=organizer.user)
 
     again = register(tournament, organizer, pair=first.pair)
 
@@ -130,10 +128,10 @@ def test_a_withdrawn_pair_registers_again_at_the_back_of_the_queue(tournament, o
 def test_only_organizers_register(tournament):
     outsider = MembershipFactory().user
     with pytest.raises(Forbidden):
-        entry_register(tournament_id=tournament.pk, pair_id=PairFactory().pk, actor=outsider)
+        entry_register(tournament=tournament, pair_id=PairFactory().pk, actor=outsider)
     Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
     with pytest.raises(NotFound):
-        entry_register(tournament_id=tournament.pk, pair_id=PairFactory().pk, actor=outsider)
+        entry_register(tournament=tournament, pair_id=PairFactory().pk, actor=outsider)
 
 
 # --- Pasted list ----------------------------------------------------------------------------
@@ -142,7 +140,7 @@ def test_only_organizers_register(tournament):
 def test_a_pasted_list_registers_each_line_in_order_and_ignores_blank_lines(tournament, organizer):
     text = "Ana García / Luis Pérez\n\n   \nMiren Etxeberria / Jon Arana\r\nPeio Goñi / Xabi Lasa\n"
 
-    entries = entry_register_pasted(tournament_id=tournament.pk, text=text, actor=organizer.user)
+    entries = entry_register_pasted(tournament=tournament, text=text, actor=organizer.user)
 
     assert [str(e.pair) for e in entries] == [
         "Ana García / Luis Pérez",
@@ -158,7 +156,7 @@ def test_a_bad_line_stores_nothing_and_the_error_names_the_line(tournament, orga
     text = "Ana García / Luis Pérez\nMiren Etxeberria / Jon Arana\n\nPeio Goñi y Xabi Lasa\n"
 
     with pytest.raises(Invalid) as caught:
-        entry_register_pasted(tournament_id=tournament.pk, text=text, actor=organizer.user)
+        entry_register_pasted(tournament=tournament, text=text, actor=organizer.user)
 
     assert caught.value.message.startswith("Line 4:")
     assert caught.value.code == "pair_line"
@@ -170,7 +168,7 @@ def test_a_repeated_line_is_refused_naming_both_lines(tournament, organizer):
     text = "Ana García / Luis Pérez\nJon Arana / Peio Goñi\nana garcia / LUIS PÉREZ\n"
 
     with pytest.raises(Invalid) as caught:
-        entry_register_pasted(tournament_id=tournament.pk, text=text, actor=organizer.user)
+        entry_register_pasted(tournament=tournament, text=text, actor=organizer.user)
 
     assert caught.value.code == "pair_repeated"
     assert caught.value.message.startswith("Line 3:") and "line 1" in caught.value.message
@@ -179,12 +177,12 @@ def test_a_repeated_line_is_refused_naming_both_lines(tournament, organizer):
 
 def test_a_pasted_pair_already_registered_is_a_conflict_on_its_line(tournament, organizer):
     entry_register_pasted(
-        tournament_id=tournament.pk, text="Ana García / Luis Pérez", actor=organizer.user
+        tournament=tournament, text="Ana García / Luis Pérez", actor=organizer.user
     )
 
     with pytest.raises(Conflict) as caught:
         entry_register_pasted(
-            tournament_id=tournament.pk,
+            tournament=tournament,
             text="Jon Arana / Peio Goñi\nAna García / Luis Pérez",
             actor=organizer.user,
         )
@@ -197,7 +195,7 @@ def test_a_pasted_pair_already_registered_is_a_conflict_on_its_line(tournament, 
 
 def test_an_empty_paste_is_invalid(tournament, organizer):
     with pytest.raises(Invalid) as caught:
-        entry_register_pasted(tournament_id=tournament.pk, text="\n  \n", actor=organizer.user)
+        entry_register_pasted(tournament=tournament, text="\n  \n", actor=organizer.user)
     assert caught.value.code == "paste_empty"
 
 
@@ -208,7 +206,7 @@ def test_withdrawal_promotes_the_first_waiting_pair_and_is_audited(tournament, o
     first, _second, waiting_1, waiting_2 = [register(tournament, organizer) for _ in range(4)]
 
     result = entry_withdraw(
-        tournament_id=tournament.pk,
+        tournament=tournament,
         entry_id=first.pk,
         actor=organizer.user,
         via="web",
@@ -231,7 +229,7 @@ def test_withdrawal_during_the_tournament_promotes_nobody(tournament, organizer)
     first, _second, waiting = [register(tournament, organizer) for _ in range(3)]
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
 
-    result = entry_withdraw(tournament_id=tournament.pk, entry_id=first.pk, actor=organizer.user)
+    result = entry_withdraw(tournament=tournament, entry_id=first.pk, actor=organizer.user)
 
     assert result.promoted is None
     waiting.refresh_from_db()
@@ -241,22 +239,20 @@ def test_withdrawal_during_the_tournament_promotes_nobody(tournament, organizer)
 def test_withdrawing_a_waiting_pair_promotes_nobody_and_twice_is_a_conflict(tournament, organizer):
     _first, _second, waiting_1, waiting_2 = [register(tournament, organizer) for _ in range(4)]
 
-    result = entry_withdraw(
-        tournament_id=tournament.pk, entry_id=waiting_1.pk, actor=organizer.user
-    )
+    result = entry_withdraw(tournament=tournament, entry_id=waiting_1.pk, actor=organizer.user)
 
     assert result.promoted is None
     waiting_2.refresh_from_db()
     assert waiting_2.status == Entry.Status.WAITING
     with pytest.raises(Conflict) as caught:
-        entry_withdraw(tournament_id=tournament.pk, entry_id=waiting_1.pk, actor=organizer.user)
+        entry_withdraw(tournament=tournament, entry_id=waiting_1.pk, actor=organizer.user)
     assert caught.value.code == "already_withdrawn"
 
 
 def test_an_entry_of_another_tournament_is_not_found(tournament, organizer):
     foreign = EntryFactory()
     with pytest.raises(NotFound) as caught:
-        entry_withdraw(tournament_id=tournament.pk, entry_id=foreign.pk, actor=organizer.user)
+        entry_withdraw(tournament=tournament, entry_id=foreign.pk, actor=organizer.user)
     assert caught.value.code == "entry_not_found"
 
 
@@ -266,14 +262,12 @@ def test_an_entry_of_another_tournament_is_not_found(tournament, organizer):
 def test_check_in_and_its_undo(tournament, organizer):
     entry = register(tournament, organizer)
 
-    checked = entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer.user)
+    checked = entry_check_in(tournament=tournament, entry_id=entry.pk, actor=organizer.user)
     assert checked.status == Entry.Status.CHECKED_IN and checked.checked_in_at
-    again = entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer.user)
+    again = entry_check_in(tournament=tournament, entry_id=entry.pk, actor=organizer.user)
     assert again.checked_in_at == checked.checked_in_at  # a retry changes nothing
 
-    undone = entry_check_in_undo(
-        tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer.user
-    )
+    undone = entry_check_in_undo(tournament=tournament, entry_id=entry.pk, actor=organizer.user)
     assert undone.status == Entry.Status.REGISTERED and undone.checked_in_at is None
 
 
@@ -282,20 +276,20 @@ def test_a_waiting_pair_checks_in_only_when_a_place_is_free(tournament, organize
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
 
     with pytest.raises(Conflict) as caught:
-        entry_check_in(tournament_id=tournament.pk, entry_id=waiting.pk, actor=organizer.user)
+        entry_check_in(tournament=tournament, entry_id=waiting.pk, actor=organizer.user)
     assert caught.value.code == "entry_waiting"
 
-    entry_withdraw(tournament_id=tournament.pk, entry_id=first.pk, actor=organizer.user)
-    checked = entry_check_in(tournament_id=tournament.pk, entry_id=waiting.pk, actor=organizer.user)
+    entry_withdraw(tournament=tournament, entry_id=first.pk, actor=organizer.user)
+    checked = entry_check_in(tournament=tournament, entry_id=waiting.pk, actor=organizer.user)
     assert checked.status == Entry.Status.CHECKED_IN
 
 
 def test_a_withdrawn_pair_cannot_check_in(tournament, organizer):
     entry = register(tournament, organizer)
-    entry_withdraw(tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer.user)
+    entry_withdraw(tournament=tournament, entry_id=entry.pk, actor=organizer.user)
 
     with pytest.raises(Conflict) as caught:
-        entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer.user)
+        entry_check_in(tournament=tournament, entry_id=entry.pk, actor=organizer.user)
     assert caught.value.code == "entry_withdrawn"
 
 
@@ -307,13 +301,11 @@ def test_a_seed_change_is_audited_and_a_taken_seed_names_its_holder(tournament, 
     second = register(tournament, organizer)
 
     with pytest.raises(Conflict) as caught:
-        entry_seed_set(
-            tournament_id=tournament.pk, entry_id=second.pk, seed=1, actor=organizer.user
-        )
+        entry_seed_set(tournament=tournament, entry_id=second.pk, seed=1, actor=organizer.user)
     assert str(first.pair) in caught.value.message
 
-    entry_seed_set(tournament_id=tournament.pk, entry_id=first.pk, seed=None, actor=organizer.user)
-    entry_seed_set(tournament_id=tournament.pk, entry_id=second.pk, seed=1, actor=organizer.user)
+    entry_seed_set(tournament=tournament, entry_id=first.pk, seed=None, actor=organizer.user)
+    entry_seed_set(tournament=tournament, entry_id=second.pk, seed=1, actor=organizer.user)
 
     changes = AuditEntry.objects.filter(action="entry_seed_changed").order_by("id")
     assert [(a.old["seed"], a.new["seed"], a.actor) for a in changes] == [
@@ -326,7 +318,7 @@ def test_a_seed_change_is_audited_and_a_taken_seed_names_its_holder(tournament, 
 def test_a_seed_must_be_positive(tournament, organizer):
     entry = register(tournament, organizer)
     with pytest.raises(Invalid) as caught:
-        entry_seed_set(tournament_id=tournament.pk, entry_id=entry.pk, seed=0, actor=organizer.user)
+        entry_seed_set(tournament=tournament, entry_id=entry.pk, seed=0, actor=organizer.user)
     assert caught.value.code == "seed_range"
 
 
@@ -335,24 +327,18 @@ def test_pin_a_pair_to_a_table(tournament, organizer):
     second = register(tournament, organizer)
 
     pinned = entry_table_pin(
-        tournament_id=tournament.pk, entry_id=first.pk, table=2, actor=organizer.user
+        tournament=tournament, entry_id=first.pk, table=2, actor=organizer.user
     )
     assert pinned.pinned_table == 2
 
     with pytest.raises(Invalid) as caught:
-        entry_table_pin(
-            tournament_id=tournament.pk, entry_id=second.pk, table=5, actor=organizer.user
-        )
+        entry_table_pin(tournament=tournament, entry_id=second.pk, table=5, actor=organizer.user)
     assert caught.value.code == "table_out_of_range"
     with pytest.raises(Conflict) as caught:
-        entry_table_pin(
-            tournament_id=tournament.pk, entry_id=second.pk, table=2, actor=organizer.user
-        )
+        entry_table_pin(tournament=tournament, entry_id=second.pk, table=2, actor=organizer.user)
     assert caught.value.code == "table_pinned" and str(first.pair) in caught.value.message
 
-    entry_table_pin(
-        tournament_id=tournament.pk, entry_id=first.pk, table=None, actor=organizer.user
-    )
+    entry_table_pin(tournament=tournament, entry_id=first.pk, table=None, actor=organizer.user)
     first.refresh_from_db()
     assert first.pinned_table is None
 
@@ -367,7 +353,7 @@ def match(tournament):
 
 def substitute(match, entry, replaced, substitute_player, organizer):
     return substitution_create(
-        tournament_id=match.round.phase.tournament_id,
+        tournament=match.round.phase.tournament,
         match_id=match.pk,
         entry_id=entry.pk,
         replaced_player_id=replaced.pk,
@@ -436,7 +422,7 @@ def test_a_partida_of_another_tournament_is_not_found(tournament, organizer):
     entry = EntryFactory(tournament=tournament)
     with pytest.raises(NotFound) as caught:
         substitution_create(
-            tournament_id=tournament.pk,
+            tournament=tournament,
             match_id=foreign.pk,
             entry_id=entry.pk,
             replaced_player_id=entry.pair.player_one_id,
@@ -462,7 +448,7 @@ def test_two_desks_registering_for_the_last_place_cannot_both_get_it(organizer):
         try:
             barrier.wait(timeout=10)
             results.append(
-                entry_register(tournament_id=tournament.pk, pair_id=pair.pk, actor=organizer.user)
+                entry_register(tournament=tournament, pair_id=pair.pk, actor=organizer.user)
             )
         except Exception as error:  # reported by the assertion below
             errors.append(error)

@@ -685,17 +685,17 @@ def test_the_round_notifies_its_organizers_once(
     MatchFactory(round=rnd, entry_b=None, kind=Match.Kind.BYE)  # a bye counts as done
     submit(one, "a", A_WINS, "k1")
     confirm(one, "b", "k2")
-    assert svc.round_completion_notify(round_id=rnd.pk) is False
+    assert svc.round_completion_notify(round=rnd) is False
     submit(two, "organizer", B_WINS, "k3", via="account", actor=organizer)
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert svc.round_completion_notify(round_id=rnd.pk) is True
+        assert svc.round_completion_notify(round=rnd) is True
     note = Notification.objects.get(tournament=tournament)
     assert note.kind == "round_complete" and f"round {rnd.number} is confirmed" in note.text
     assert len(mail.outbox) == 1 and mail.outbox[0].to == [organizer.email]
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert svc.round_completion_notify(round_id=rnd.pk) is False
+        assert svc.round_completion_notify(round=rnd) is False
     assert Notification.objects.count() == 1 and len(mail.outbox) == 1
 
 
@@ -703,4 +703,4 @@ def test_the_round_task_calls_the_service(tournament):
     rnd = RoundFactory(phase__tournament=tournament)
     MatchFactory(round=rnd, status=Match.Status.CONFIRMED)
     assert tasks.round_completion_check.delay(rnd.pk).get() is True
-    assert svc.round_completion_notify(round_id=999_999) is False
+    assert tasks.round_completion_check(999_999) is False  # a round deleted meanwhile

@@ -45,7 +45,7 @@ def run(phase: Phase, organizer, pick) -> list[Round]:
         round_publish(round=rnd, actor=organizer)
         for m in rnd.matches.exclude(kind=Match.Kind.BYE):
             confirm(m, pick(m))
-            bracket_advance(phase_id=phase.id)
+            bracket_advance(phase=phase)
         round_close(round=rnd, actor=organizer)
         following = Round.objects.filter(phase=phase, number=rnd.number + 1).first()
         if following is None:
@@ -80,7 +80,7 @@ def test_single_elimination_runs_to_a_champion_through_bracket_advance():
     assert final.winner_id == entries[0].id
     assert {final.entry_a_id, final.entry_b_id} == {entries[0].id, entries[1].id}
     assert {third.entry_a_id, third.entry_b_id} == {entries[2].id, entries[3].id}
-    assert bracket_advance(phase_id=phase.id) == 0  # idempotent: nothing left to create
+    assert bracket_advance(phase=phase) == 0  # idempotent: nothing left to create
     # Round 1: 2 byes and 2 matches; round 2: 2 semi-finals; round 3: final and 3P.
     assert Match.objects.filter(round__phase=phase).count() == 4 + 2 + 2
     phase_finish(phase=phase, actor=organizer)
@@ -97,10 +97,10 @@ def test_bracket_advance_waits_for_the_whole_round_and_never_creates_twice():
     matches = list(rnd.matches.order_by("bracket_key"))
     for m in matches[:3]:
         confirm(m, m.entry_a_id)
-        assert bracket_advance(phase_id=phase.id) == 0  # W1-4 still to play
+        assert bracket_advance(phase=phase) == 0  # W1-4 still to play
     confirm(matches[3], matches[3].entry_b_id)
-    assert bracket_advance(phase_id=phase.id) == 2
-    assert bracket_advance(phase_id=phase.id) == 0
+    assert bracket_advance(phase=phase) == 2
+    assert bracket_advance(phase=phase) == 0
     second = Round.objects.get(phase=phase, number=2)
     assert second.status == Round.Status.DRAFT
     assert sorted(second.matches.values_list("table_number", flat=True)) == [1, 2]
@@ -120,11 +120,11 @@ def test_a_corrected_result_repoints_the_next_match_before_it_starts():
     first, second = rnd.matches.order_by("bracket_key")
     confirm(first, first.entry_a_id)
     confirm(second, second.entry_a_id)
-    bracket_advance(phase_id=phase.id)
+    bracket_advance(phase=phase)
     final = Match.objects.get(round__phase=phase, bracket_key="W2-1")
     assert first.entry_a_id in (final.entry_a_id, final.entry_b_id)
     confirm(first, first.entry_b_id)  # the organizer corrects the semi-final
-    assert bracket_advance(phase_id=phase.id) == 0
+    assert bracket_advance(phase=phase) == 0
     final.refresh_from_db()
     assert {final.entry_a_id, final.entry_b_id} == {first.entry_b_id, second.entry_a_id}
     assert AuditEntry.objects.filter(action="bracket_match_repointed", match=final).exists()
@@ -137,11 +137,11 @@ def test_a_correction_contradicting_a_later_result_notifies_the_organizers():
     first, second = rnd.matches.order_by("bracket_key")
     confirm(first, first.entry_a_id)
     confirm(second, second.entry_a_id)
-    bracket_advance(phase_id=phase.id)
+    bracket_advance(phase=phase)
     final = Match.objects.get(round__phase=phase, bracket_key="W2-1")
     confirm(final, first.entry_a_id)
     confirm(first, first.entry_b_id)  # now the final's winner did not reach it
-    assert bracket_advance(phase_id=phase.id) == 0
+    assert bracket_advance(phase=phase) == 0
     note = Notification.objects.get(tournament=t, kind="bracket_conflict")
     assert "W2-1" in note.text
 
@@ -209,7 +209,7 @@ def test_first_round_swap_updates_the_bracket_and_later_rounds_follow_it():
     assert moving in (second.entry_a_id, second.entry_b_id)
     confirm(first, other)
     confirm(second, moving)
-    assert bracket_advance(phase_id=phase.id) == 1  # the bracket knows the swap
+    assert bracket_advance(phase=phase) == 1  # the bracket knows the swap
     final = Match.objects.get(round__phase=phase, bracket_key="W2-1")
     assert {final.entry_a_id, final.entry_b_id} == {moving, other}
     later = Round.objects.get(phase=phase, number=2)

@@ -143,7 +143,7 @@ def test_groups_then_knockout_crosses_1a_2b_and_1b_2a_and_plays_to_a_champion():
     assert error.value.code == "phase_previous_open"
     for _ in range(3):
         play(round_draw_generate(phase=groups, actor=organizer), organizer)
-    standings_refresh(phase_id=groups.id)
+    standings_refresh(phase=groups)
 
     semis = phase_advance(phase=groups, actor=organizer)
 
@@ -172,13 +172,13 @@ def test_groups_then_knockout_crosses_1a_2b_and_1b_2a_and_plays_to_a_champion():
     assert knockout.bracket["labels"] == ["1A", "1B", "2A", "2B"]
 
     play(semis, organizer)
-    assert bracket_advance(phase_id=knockout.id) == 1
+    assert bracket_advance(phase=knockout) == 1
     final = Round.objects.get(phase=knockout, number=2)
     (match,) = final.matches.all()
     assert match.bracket_key == "W2-1"
     assert {match.entry_a_id, match.entry_b_id} == {ranked["A"][0], ranked["B"][0]}
     play(final, organizer)
-    assert bracket_advance(phase_id=knockout.id) == 0
+    assert bracket_advance(phase=knockout) == 0
     phase_finish(phase=knockout, actor=organizer)
     knockout.refresh_from_db()
     assert knockout.status == Phase.Status.FINISHED

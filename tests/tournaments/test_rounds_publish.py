@@ -13,6 +13,7 @@ from tests.factories import (
     UserFactory,
     tournament_field,
 )
+from tournaments import tasks
 from tournaments.models import AuditEntry, Match, Phase, Round, Tournament
 from tournaments.services.rounds import (
     phase_advance,
@@ -69,7 +70,7 @@ def test_publishing_makes_the_round_public_and_emails_every_player_with_an_addre
             assert str(other.pair) in mail.body
             assert "Bar Txoko" in mail.body
     # Idempotent: the task running again (a retry) sends nothing new.
-    assert round_pairings_email(round_id=rnd.id) == 0
+    assert round_pairings_email(round=rnd) == 0
     assert len(mailoutbox) == 4
     assert AuditEntry.objects.filter(action="round_pairings_emailed").count() == 1
 
@@ -78,8 +79,8 @@ def test_a_draft_round_is_not_emailed(mailoutbox):
     t, organizer, entries, phase, rnd = drawn()
     entries[0].pair.player_one.email = "x@example.org"
     entries[0].pair.player_one.save()
-    assert round_pairings_email(round_id=rnd.id) == 0
-    assert round_pairings_email(round_id=999_999) == 0
+    assert round_pairings_email(round=rnd) == 0
+    assert tasks.round_pairings_email(999_999) == 0  # a round deleted meanwhile
     assert mailoutbox == []
 
 

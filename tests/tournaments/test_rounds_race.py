@@ -67,6 +67,6 @@ def test_two_bracket_advances_at_once_create_each_match_once():
     for m in rnd.matches.all():
         m.status, m.winner_id = Match.Status.CONFIRMED, m.entry_a_id
         m.save()
-    results = at_once(lambda: bracket_advance(phase_id=phase.id))
+    results = at_once(lambda: bracket_advance(phase=phase))
     assert sorted(results) == [0, 1]
     assert Match.objects.filter(round__phase=phase, bracket_key="W2-1").count() == 1

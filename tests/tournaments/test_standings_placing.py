@@ -59,14 +59,14 @@ def play_bracket_rounds(phase: Phase, organizer, pick, *, rounds: int | None = N
         round_publish(round=rnd, actor=organizer)
         for m in rnd.matches.exclude(kind=Match.Kind.BYE):
             confirm(m, pick(m))
-            bracket_advance(phase_id=phase.id)
+            bracket_advance(phase=phase)
         round_close(round=rnd, actor=organizer)
         played += 1
         rnd = Round.objects.filter(phase=phase, number=rnd.number + 1).first()
 
 
 def snapshot(phase: Phase) -> list[dict]:
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     (table_,) = standings_for_phase(phase=phase)
     return table_["rows"]
 
@@ -225,7 +225,7 @@ def test_the_end_to_end_double_elimination_puts_its_champion_first(desk, table):
 
 def refresh_queries(phase: Phase) -> int:
     with CaptureQueriesContext(connection) as queries:
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
     return len(queries)
 
 
@@ -245,8 +245,8 @@ def test_refreshing_an_elimination_phase_takes_the_same_queries_at_any_size(
                 confirm(m, seed_picker(seed_of)(m))
         else:
             play_bracket_rounds(phase, organizer, seed_picker(seed_of))
-        standings_refresh(phase_id=phase.id)  # the snapshot exists: this is the usual path
+        standings_refresh(phase=phase)  # the snapshot exists: this is the usual path
         counts.append(refresh_queries(phase))
     assert counts[0] == counts[1]
     with django_assert_max_num_queries(7):  # lock, 3 reads, 1 update, savepoints
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)

@@ -10,10 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import (
     EntryFactory,
     PairFactory,
+    PhaseFactory,
     PlayerFactory,
     tournament_field,
 )
-from tournaments.models import Entry, Match, Round, StandingsSnapshot
+from tournaments.models import Entry, Match, Phase, Round, StandingsSnapshot
 from tournaments.selectors.standings import standings_for_phase
 from tournaments.services.rounds import (
     phase_create,
@@ -49,7 +50,7 @@ def test_swiss_standings_count_confirmed_matches_and_byes_of_published_rounds():
     )
     rnd = round_draw_generate(phase=phase, actor=organizer)
     assert standings_for_phase(phase=phase) == []  # nothing stored yet
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     assert standings_for_phase(phase=phase)[0]["rows"] == []  # a draft is not public
     round_publish(round=rnd, actor=organizer)
     first, second = rnd.matches.exclude(kind=Match.Kind.BYE).order_by("table_number")
@@ -57,7 +58,7 @@ def test_swiss_standings_count_confirmed_matches_and_byes_of_published_rounds():
     second.status = Match.Status.SUBMITTED  # not confirmed yet: does not count
     second.save()
 
-    assert standings_refresh(phase_id=phase.id) == 5
+    assert standings_refresh(phase=phase) == 5
 
     (table,) = standings_for_phase(phase=phase)
     assert table["group"] is None
@@ -73,7 +74,7 @@ def test_swiss_standings_count_confirmed_matches_and_byes_of_published_rounds():
     assert StandingsSnapshot.objects.filter(phase=phase).count() == 1
     # Running it again replaces the snapshot, never adds one.
     confirm(second, second.entry_b_id)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     assert StandingsSnapshot.objects.filter(phase=phase).count() == 1
     rows = by_entry(standings_for_phase(phase=phase)[0]["rows"])
     assert rows[second.entry_b_id]["won"] == 1
@@ -90,7 +91,7 @@ def test_each_row_says_which_tiebreak_separated_it():
     big, small = rnd.matches.order_by("table_number")
     confirm(big, big.entry_a_id, stones=(200, 10))
     confirm(small, small.entry_a_id, stones=(50, 40))
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     rows = standings_for_phase(phase=phase)[0]["rows"]
     assert [r["entry_id"] for r in rows[:2]] == [big.entry_a_id, small.entry_a_id]
     assert [r["separated_by"] for r in rows] == [None, "stones_won", "matches_won", "stones_won"]
@@ -114,7 +115,7 @@ def test_a_liguilla_has_one_snapshot_per_group_with_head_to_head():
         for m in rnd.matches.all():
             confirm(m, min(m.entry_a_id, m.entry_b_id))
         round_close(round=rnd, actor=organizer)
-        written = standings_refresh(phase_id=phase.id)
+        written = standings_refresh(phase=phase)
     assert written == 6
     tables = standings_for_phase(phase=phase)
     assert [g["group"] for g in tables] == ["A", "B"]
@@ -136,14 +137,18 @@ def test_a_forfeit_counts_as_a_match_the_absent_pair_lost():
     round_publish(round=rnd, actor=organizer)
     match = rnd.matches.get()
     confirm(match, match.entry_b_id, kind=Match.Kind.FORFEIT)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     rows = by_entry(standings_for_phase(phase=phase)[0]["rows"])
     assert rows[match.entry_b_id]["won"] == 1 and rows[match.entry_a_id]["lost"] == 1
 
 
 @pytest.mark.django_db
-def test_refreshing_a_phase_that_does_not_exist_writes_nothing():
-    assert standings_refresh(phase_id=987_654) == 0
+def test_refreshing_a_phase_that_no_longer_exists_writes_nothing():
+    phase = PhaseFactory()
+    Phase.objects.filter(pk=phase.pk).delete()
+
+    assert standings_refresh(phase=phase) == 0
+    assert standings_refresh_task(987_654) == 0
 
 
 @pytest.mark.django_db
@@ -197,7 +202,7 @@ def test_rows_show_the_pair_as_the_models_name_it():
     rnd = round_draw_generate(phase=phase, actor=organizer)
     round_publish(round=rnd, actor=organizer)
     Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     rows = by_entry(standings_for_phase(phase=phase)[0]["rows"])
     assert set(rows) == {e.id for e in entries}
     for entry in entries:
@@ -220,12 +225,12 @@ def test_a_refresh_updates_the_stored_snapshot_without_reading_it_back():
     )
     rnd = round_draw_generate(phase=phase, actor=organizer)
     round_publish(round=rnd, actor=organizer)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     first = StandingsSnapshot.objects.get(phase=phase)
     match = rnd.matches.order_by("table_number").first()
     confirm(match, match.entry_b_id)
     with CaptureQueriesContext(connection) as queries:
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
     snapshots = [q["sql"] for q in queries if "standingssnapshot" in q["sql"]]
     assert len(snapshots) == 1 and snapshots[0].startswith("UPDATE")
     again = StandingsSnapshot.objects.get(phase=phase)
@@ -235,7 +240,7 @@ def test_a_refresh_updates_the_stored_snapshot_without_reading_it_back():
 
 def _refresh_queries(phase) -> int:
     with CaptureQueriesContext(connection) as queries:
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
     return len(queries)
 
 
@@ -260,9 +265,9 @@ def test_refresh_queries_do_not_grow_with_the_field(fmt, sizes, django_assert_ma
         round_publish(round=rnd, actor=organizer)
         for m in rnd.matches.exclude(kind=Match.Kind.BYE):
             confirm(m, m.entry_a_id)
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)
         counts.append(_refresh_queries(phase))
     assert counts[0] == counts[1]  # a liguilla of 2 groups of 3 and one of 2 groups of 8
     # Lock, reads (a liguilla also its groups' members), one UPDATE per snapshot, savepoints.
     with django_assert_max_num_queries(9 if fmt == "round_robin" else 7):
-        standings_refresh(phase_id=phase.id)
+        standings_refresh(phase=phase)

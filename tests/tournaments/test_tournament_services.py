@@ -166,7 +166,7 @@ def test_rules_change_before_any_partida_starts(organizer):
     MatchFactory(round__phase__tournament=tournament)  # drawn, not started
 
     tournament_update(
-        tournament_id=tournament.pk, actor=organizer.user, changes={"preset": "4 reyes a 25"}
+        tournament=tournament, actor=organizer.user, changes={"preset": "4 reyes a 25"}
     )
 
     tournament.refresh_from_db()
@@ -202,7 +202,7 @@ def test_rules_are_locked_once_the_first_partida_starts(organizer, start):
 
     with pytest.raises(Conflict) as caught:
         tournament_update(
-            tournament_id=tournament.pk, actor=organizer.user, changes={"rules": {"kings": 4}}
+            tournament=tournament, actor=organizer.user, changes={"rules": {"kings": 4}}
         )
 
     assert caught.value.code == "rules_locked"
@@ -216,7 +216,7 @@ def test_after_the_lock_other_fields_and_the_same_rules_still_go_through(organiz
     started_match(tournament)
 
     tournament_update(
-        tournament_id=tournament.pk,
+        tournament=tournament,
         actor=organizer.user,
         changes={
             "name": "Nuevo nombre",
@@ -241,9 +241,7 @@ def test_a_bye_confirmed_when_drawn_does_not_lock_the_rules(organizer):
         status=Match.Status.CONFIRMED,
     )
 
-    tournament_update(
-        tournament_id=tournament.pk, actor=organizer.user, changes={"rules": {"kings": 4}}
-    )
+    tournament_update(tournament=tournament, actor=organizer.user, changes={"rules": {"kings": 4}})
 
     tournament.refresh_from_db()
     assert tournament.kings == 4
@@ -257,7 +255,7 @@ def test_raising_max_pairs_promotes_waiting_pairs_in_order(organizer):
         3, tournament=tournament, status=Entry.Status.WAITING
     )
 
-    tournament_update(tournament_id=tournament.pk, actor=organizer.user, changes={"max_pairs": 4})
+    tournament_update(tournament=tournament, actor=organizer.user, changes={"max_pairs": 4})
 
     statuses = dict(Entry.objects.values_list("pk", "status"))
     assert statuses[first.pk] == statuses[second.pk] == Entry.Status.REGISTERED
@@ -269,9 +267,7 @@ def test_max_pairs_cannot_drop_below_the_pairs_registered(organizer):
     EntryFactory.create_batch(3, tournament=tournament)
 
     with pytest.raises(Conflict) as caught:
-        tournament_update(
-            tournament_id=tournament.pk, actor=organizer.user, changes={"max_pairs": 2}
-        )
+        tournament_update(tournament=tournament, actor=organizer.user, changes={"max_pairs": 2})
 
     assert caught.value.code == "max_pairs_below_registered"
 
@@ -281,9 +277,7 @@ def test_update_of_another_penas_tournament(organizer):
     draft = TournamentFactory(is_public=True, status=Tournament.Status.DRAFT)
     for tournament, error in ((public, Forbidden), (draft, NotFound)):
         with pytest.raises(error):
-            tournament_update(
-                tournament_id=tournament.pk, actor=organizer.user, changes={"name": "Mío"}
-            )
+            tournament_update(tournament=tournament, actor=organizer.user, changes={"name": "Mío"})
 
 
 # --- Status ---------------------------------------------------------------------------------
@@ -294,7 +288,7 @@ def test_the_status_moves_one_step_at_a_time_and_each_move_is_audited(organizer)
     EntryFactory.create_batch(2, tournament=tournament)
 
     for status in ("registration", "running", "finished"):
-        tournament_status_change(tournament_id=tournament.pk, actor=organizer.user, status=status)
+        tournament_status_change(tournament=tournament, actor=organizer.user, status=status)
         tournament.refresh_from_db()
         assert tournament.status == status
 
@@ -318,9 +312,7 @@ def test_an_invalid_transition_says_which_is_possible(organizer, current, reques
     tournament = TournamentFactory(club=organizer.club, status=current)
 
     with pytest.raises(Conflict) as caught:
-        tournament_status_change(
-            tournament_id=tournament.pk, actor=organizer.user, status=requested
-        )
+        tournament_status_change(tournament=tournament, actor=organizer.user, status=requested)
 
     assert caught.value.code == code
     assert says in caught.value.message
@@ -334,9 +326,7 @@ def test_a_tournament_cannot_start_with_fewer_than_two_pairs(organizer):
     EntryFactory(tournament=tournament, status=Entry.Status.WAITING)
 
     with pytest.raises(Conflict) as caught:
-        tournament_status_change(
-            tournament_id=tournament.pk, actor=organizer.user, status="running"
-        )
+        tournament_status_change(tournament=tournament, actor=organizer.user, status="running")
 
     assert caught.value.code == "too_few_pairs"
 
@@ -344,7 +334,7 @@ def test_a_tournament_cannot_start_with_fewer_than_two_pairs(organizer):
 def test_an_unknown_status_is_invalid(organizer):
     tournament = TournamentFactory(club=organizer.club)
     with pytest.raises(Invalid, match="Unknown status 'paused'"):
-        tournament_status_change(tournament_id=tournament.pk, actor=organizer.user, status="paused")
+        tournament_status_change(tournament=tournament, actor=organizer.user, status="paused")
 
 
 # --- Visibility -----------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def tournament(organizer):
 def test_the_tournament_status_and_its_settings(organizer, tournament):
     def change(status):
         return lambda: tournament_services.tournament_status_change(
-            tournament_id=tournament.pk, actor=organizer, status=status
+            tournament=tournament, actor=organizer, status=status
         )
 
     jump = _raised(change(Tournament.Status.RUNNING))
@@ -86,7 +86,7 @@ def test_the_tournament_status_and_its_settings(organizer, tournament):
 
     def update(**changes):
         return lambda: tournament_services.tournament_update(
-            tournament_id=tournament.pk, actor=organizer, changes=changes
+            tournament=tournament, actor=organizer, changes=changes
         )
 
     tables = _raised(update(tables_available=-3))
@@ -126,7 +126,7 @@ def test_a_short_name_taken_names_the_pena(organizer, tournament):
 def test_a_pasted_list_names_the_line_and_says_nothing_was_registered(organizer, tournament):
     def paste(text):
         return lambda: registration.entry_register_pasted(
-            tournament_id=tournament.pk, text=text, actor=organizer
+            tournament=tournament, text=text, actor=organizer
         )
 
     bad = _raised(paste("Ana García / Luis Pérez\nCarmen Ruiz y Pedro Sanz"))
@@ -168,7 +168,7 @@ def test_a_pasted_list_names_the_line_and_says_nothing_was_registered(organizer,
 def test_seeds_tables_and_withdrawals(organizer, tournament):
     first = EntryFactory(tournament=tournament, seed=1, pinned_table=2)
     second = EntryFactory(tournament=tournament)
-    ids = {"tournament_id": tournament.pk, "actor": organizer}
+    ids = {"tournament": tournament, "actor": organizer}
 
     seed = _raised(lambda: registration.entry_seed_set(entry_id=second.pk, seed=1, **ids))
     assert error_message(seed) == (

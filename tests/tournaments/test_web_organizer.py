@@ -98,9 +98,7 @@ def tournament(club):
 
 @pytest.fixture
 def registered(tournament, organizer):
-    return entry_register_pasted(
-        tournament_id=tournament.pk, text="\n".join(NAMES), actor=organizer
-    )
+    return entry_register_pasted(tournament=tournament, text="\n".join(NAMES), actor=organizer)
 
 
 @pytest.fixture
@@ -533,10 +531,10 @@ def test_registration_writes_of_another_pena_are_403(stranger_client, tournament
 def test_entries_page_queries_do_not_grow_with_the_pairs(
     client_org, tournament, organizer, django_assert_max_num_queries
 ):
-    entry_register_pasted(tournament_id=tournament.pk, text=NAMES[0], actor=organizer)
+    entry_register_pasted(tournament=tournament, text=NAMES[0], actor=organizer)
     with django_assert_max_num_queries(20) as few:
         client_org.get(url("organizer-entries", tournament.pk))
-    entry_register_pasted(tournament_id=tournament.pk, text="\n".join(NAMES[1:]), actor=organizer)
+    entry_register_pasted(tournament=tournament, text="\n".join(NAMES[1:]), actor=organizer)
     with django_assert_max_num_queries(len(few.captured_queries)):
         client_org.get(url("organizer-entries", tournament.pk))
 
@@ -747,7 +745,7 @@ def test_close_a_round_only_once_every_table_has_its_result(client_org, drawn, o
 
 def test_finish_and_advance_a_phase(client_org, tournament, organizer):
     pairs = "\n".join(NAMES[:4])
-    entry_register_pasted(tournament_id=tournament.pk, text=pairs, actor=organizer)
+    entry_register_pasted(tournament=tournament, text=pairs, actor=organizer)
     swiss = PhaseFactory(tournament=tournament, order=1, rounds_planned=1)
     PhaseFactory(tournament=tournament, order=2, name="Final", rounds_planned=1)
     rnd = round_services.round_draw_generate(phase=swiss, actor=organizer)
@@ -965,12 +963,12 @@ def test_next_step_follows_the_tournament(client_org, tournament, organizer):
     tournament.save()
     desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()
     assert "Inscribir parejas" in desk
-    entry_register_pasted(tournament_id=tournament.pk, text="\n".join(NAMES), actor=organizer)
+    entry_register_pasted(tournament=tournament, text="\n".join(NAMES), actor=organizer)
     PhaseFactory(tournament=tournament, order=1, rounds_planned=2)
     desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()
     assert "Empezar el torneo" in desk
     for entry in tournament.entries.all():
-        entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, actor=organizer)
+        entry_check_in(tournament=tournament, entry_id=entry.pk, actor=organizer)
     tournament.status = Tournament.Status.RUNNING
     tournament.save()
     desk = client_org.get(url("organizer-tournament", tournament.pk)).content.decode()

@@ -109,7 +109,7 @@ def swiss(pairs: int, played: int = 1) -> tuple[Tournament, Phase, list[Entry], 
         )
     current = round_draw_generate(phase=phase, actor=organizer)
     round_publish(round=current, actor=organizer)
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     return t, phase, entries, current
 
 
@@ -120,8 +120,8 @@ def knockout(pairs: int, fmt: str = "single_elimination", **options):
     phase = phase_create(tournament=t, actor=organizer, name="Cuadro", format=fmt, **options)
     first = round_draw_generate(phase=phase, actor=organizer)
     play_round(first, organizer, better_seed(entries), close=False)
-    bracket_advance(phase_id=phase.id)
-    standings_refresh(phase_id=phase.id)
+    bracket_advance(phase=phase)
+    standings_refresh(phase=phase)
     phase.refresh_from_db()
     return t, phase, entries, organizer
 
@@ -240,7 +240,7 @@ def test_a_confirmed_result_shows_on_the_tables_and_the_standings(client):
         via="account",
         actor=organizer,
     )
-    standings_refresh(phase_id=phase.id)  # what the result_confirmed task does on commit
+    standings_refresh(phase=phase)  # what the result_confirmed task does on commit
     page = client.get(url("tournament", t)).content.decode()
     assert '<b class="sc">2</b>' in page and '<b class="sc">1</b>' in page
     winner = str(match.entry_a.pair)
@@ -275,7 +275,7 @@ def test_a_liguilla_shows_one_table_per_group(client):
         tournament=t, actor=organizer, name="Liguilla", format="round_robin", group_size=4
     )
     play_round(round_draw_generate(phase=phase, actor=organizer), organizer, better_seed(entries))
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     page = client.get(url("tournament", t)).content.decode()
     assert "Grupo A" in page and "Grupo B" in page
     assert page.count('class="standings"') == 2
@@ -328,7 +328,7 @@ def test_groups_then_knockout_show_the_crossing_and_keep_the_group_standings(cli
     for _ in range(3):
         rnd = round_draw_generate(phase=groups, actor=organizer)
         play_round(rnd, organizer, better_seed(entries))
-    standings_refresh(phase_id=groups.id)
+    standings_refresh(phase=groups)
     semis = phase_advance(phase=groups, actor=organizer)
     round_publish(round=semis, actor=organizer)
 
@@ -360,7 +360,7 @@ def test_a_tres_ceros_shows_the_lives_left(client):
         tournament=t, actor=organizer, name="A tres ceros", format="lives", lives=1
     )
     play_round(round_draw_generate(phase=phase, actor=organizer), organizer, better_seed(entries))
-    standings_refresh(phase_id=phase.id)
+    standings_refresh(phase=phase)
     page = client.get(url("public-standings", t)).content.decode()
     assert "Vidas" in page
     assert page.count('<tr class="out">') == 3  # one life: the three losers are out

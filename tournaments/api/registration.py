@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.tournaments import ClubRefSerializer, client_device
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
 from tournaments.selectors.registration import (
     entry_list,
     entry_waiting_position,
@@ -77,8 +77,9 @@ def entry_data(entry: Entry) -> dict:
     return EntryOutputSerializer(entry).data
 
 
-def _write_access(request: Request, tournament_id: int) -> None:
-    tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+def _write_access(request: Request, tournament_id: int) -> Tournament:
+    """The tournament of the URL, once the user is known to organize it (404/403 otherwise)."""
+    return tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
 
 
 def _audit_context(request: Request) -> dict:
@@ -141,11 +142,11 @@ class EntryRegisterApi(APIView):
         responses={201: EntryOutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        _write_access(request, tournament_id)
+        tournament = _write_access(request, tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = entry_register(
-            tournament_id=tournament_id,
+            tournament=tournament,
             pair_id=serializer.validated_data["pair_id"],
             seed=serializer.validated_data.get("seed"),
             **_audit_context(request),
@@ -173,11 +174,11 @@ class EntryPasteApi(APIView):
         responses={201: OutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        _write_access(request, tournament_id)
+        tournament = _write_access(request, tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entries = entry_register_pasted(
-            tournament_id=tournament_id,
+            tournament=tournament,
             text=serializer.validated_data["text"],
             **_audit_context(request),
         )
@@ -200,8 +201,9 @@ class EntryWithdrawApi(APIView):
         operation_id="registration_entry_withdraw", request=None, responses=OutputSerializer
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _write_access(request, tournament_id)
         withdrawal = entry_withdraw(
-            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
+            tournament=tournament, entry_id=entry_id, **_audit_context(request)
         )
         return Response(self.OutputSerializer(withdrawal).data)
 
@@ -211,9 +213,8 @@ class EntryCheckInApi(APIView):
         operation_id="registration_entry_check_in", request=None, responses=EntryOutputSerializer
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        entry = entry_check_in(
-            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
-        )
+        tournament = _write_access(request, tournament_id)
+        entry = entry_check_in(tournament=tournament, entry_id=entry_id, **_audit_context(request))
         return Response(entry_data(entry))
 
 
@@ -224,8 +225,9 @@ class EntryCheckInUndoApi(APIView):
         responses=EntryOutputSerializer,
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _write_access(request, tournament_id)
         entry = entry_check_in_undo(
-            tournament_id=tournament_id, entry_id=entry_id, **_audit_context(request)
+            tournament=tournament, entry_id=entry_id, **_audit_context(request)
         )
         return Response(entry_data(entry))
 
@@ -241,11 +243,11 @@ class EntrySeedSetApi(APIView):
         responses=EntryOutputSerializer,
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        _write_access(request, tournament_id)
+        tournament = _write_access(request, tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = entry_seed_set(
-            tournament_id=tournament_id,
+            tournament=tournament,
             entry_id=entry_id,
             seed=serializer.validated_data["seed"],
             **_audit_context(request),
@@ -264,11 +266,11 @@ class EntryTablePinApi(APIView):
         responses=EntryOutputSerializer,
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        _write_access(request, tournament_id)
+        tournament = _write_access(request, tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = entry_table_pin(
-            tournament_id=tournament_id,
+            tournament=tournament,
             entry_id=entry_id,
             table=serializer.validated_data["table"],
             **_audit_context(request),
@@ -290,11 +292,11 @@ class SubstitutionCreateApi(APIView):
         responses={201: SubstitutionOutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        _write_access(request, tournament_id)
+        tournament = _write_access(request, tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         substitution = substitution_create(
-            tournament_id=tournament_id, **serializer.validated_data, **_audit_context(request)
+            tournament=tournament, **serializer.validated_data, **_audit_context(request)
         )
         return Response(
             SubstitutionOutputSerializer(substitution).data, status=status.HTTP_201_CREATED

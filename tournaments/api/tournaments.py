@@ -214,11 +214,11 @@ class TournamentUpdateApi(APIView):
         responses=TournamentOutputSerializer,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament_update(
-            tournament_id=tournament_id,
+            tournament=tournament,
             actor=request.user,
             changes=serializer.validated_data,
             via="api",
@@ -242,11 +242,11 @@ class TournamentStatusChangeApi(APIView):
         responses=TournamentOutputSerializer,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+        tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament_status_change(
-            tournament_id=tournament_id,
+            tournament=tournament,
             actor=request.user,
             status=serializer.validated_data["status"],
             via="api",

@@ -1,6 +1,6 @@
 """The tournaments API: each area's module lists its own urlpatterns."""
 
-from tournaments.api import registration, results, rounds, tournaments
+from tournaments.api import archive, registration, results, rounds, tournaments
 
 app_name = "tournaments"
 
@@ -9,4 +9,5 @@ urlpatterns = [
     *registration.urlpatterns,
     *rounds.urlpatterns,
     *results.urlpatterns,
+    *archive.urlpatterns,
 ]

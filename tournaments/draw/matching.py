@@ -9,6 +9,10 @@ Responsible for:
   priority order. A pairer uses it when splitting a group into two halves cannot avoid a
   rematch but pairing across the halves can: it decides exactly whether everybody can be paired
   without a rematch and, if not, how few rematches are needed.
+- `cheapest_perfect_matching`: a minimum-cost perfect matching of a general graph (Edmonds'
+  weighted blossom algorithm, ``networkx.max_weight_matching``; exact with integer costs, any
+  size of integer, O(n³): 64 vertices in about 0.1 s, 128 in about 1 s). The Swiss pairer
+  gives it only the parts of a field that its cheap construction cannot prove optimal.
 
 Must not: know about entrants, scores or reasons; it works on indices and costs.
 
@@ -21,10 +25,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
+import networkx as nx
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["cheapest_assignment", "maximum_matching"]
+__all__ = ["cheapest_assignment", "cheapest_perfect_matching", "maximum_matching"]
 
 
 def cheapest_assignment(cost: np.ndarray) -> list[tuple[int, int]]:
@@ -36,6 +41,33 @@ def cheapest_assignment(cost: np.ndarray) -> list[tuple[int, int]]:
         return []
     rr, cc = linear_sum_assignment(cost)
     return list(zip(rr.tolist(), cc.tolist(), strict=True))
+
+
+def cheapest_perfect_matching(
+    n: int, cost: Callable[[int, int], int | None]
+) -> list[tuple[int, int]] | None:
+    """The pairs (u < v) of a perfect matching of vertices 0 … n−1 of least total ``cost``.
+
+    ``cost(u, v)`` (called with u < v) is a non-negative integer, or None where u and v may
+    not be paired. Returns None when no perfect matching exists. Integer costs keep the result
+    exact: a lexicographic objective can be packed into one (large) integer.
+    """
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    costs = {}
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = cost(u, v)
+            if c is not None:
+                costs[u, v] = c
+    if not costs:
+        return [] if n == 0 else None
+    top = max(costs.values()) + 1  # weights stay positive: maximum weight = minimum cost
+    graph.add_weighted_edges_from((u, v, top - c) for (u, v), c in costs.items())
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != n:
+        return None
+    return sorted((min(u, v), max(u, v)) for u, v in matching)
 
 
 def maximum_matching(

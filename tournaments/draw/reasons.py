@@ -24,6 +24,9 @@ Swiss and elimination after N losses (a tres ceros):
 - ``not_met_before``: the two have not been paired before in this phase.
 - ``rematch_unavoidable`` [times]: they have met ``times`` times already; no pairing of the
   round without a rematch exists (only in late rounds of small fields).
+- ``rematch_keeps_byes_even`` [times]: they have met ``times`` times already; a draw with fewer
+  rematches exists, but only by giving an entrant a second bye while another has had fewer
+  (the bye rule comes first).
 - ``same_club_avoided``: club-mates are kept apart this round and one of the two had a club-mate
   in their score group.
 - ``same_club_unavoidable`` [club]: club-mates meet although they are to be kept apart.
@@ -33,6 +36,8 @@ Swiss and elimination after N losses (a tres ceros):
 - ``lowest_ranked_eligible``: the bye goes to the lowest-ranked entrant with the fewest byes.
 - ``bye_avoids_rematch``: the bye goes higher up because giving it to a lower-ranked eligible
   entrant would force a rematch.
+- ``bye_avoids_score_gap``: the bye goes higher up because giving it to a lower-ranked eligible
+  entrant would force a rematch or pair entrants further apart in score.
 - ``first_bye``: the entrant had no bye before.
 - ``every_entrant_had_bye`` [byes]: every entrant has had ``byes`` byes, so one gets another.
 
@@ -84,12 +89,21 @@ REASON_TEXT: Mapping[str, Text] = MappingProxyType(
             "rematch (met {times} time before): no pairing without one exists",
             "rematch (met {times} times before): no pairing without one exists",
         ),
+        "rematch_keeps_byes_even": (
+            "rematch (met {times} time before): avoiding it would give someone a second bye "
+            "while others have had fewer",
+            "rematch (met {times} times before): avoiding it would give someone a second bye "
+            "while others have had fewer",
+        ),
         "same_club_avoided": gettext_noop("kept apart from a club-mate"),
         "same_club_unavoidable": gettext_noop("same club ({club}): could not be kept apart"),
         "avoids_second_bye": gettext_noop("avoids a second bye"),
         "bye": gettext_noop("bye"),
         "lowest_ranked_eligible": gettext_noop("lowest-ranked entrant with the fewest byes"),
         "bye_avoids_rematch": gettext_noop("a bye lower down would have forced a rematch"),
+        "bye_avoids_score_gap": gettext_noop(
+            "a bye lower down would have forced a rematch or pairings further apart in score"
+        ),
         "first_bye": gettext_noop("first bye"),
         "every_entrant_had_bye": (
             "every entrant has had {byes} bye",
@@ -119,7 +133,11 @@ REASON_TEXT: Mapping[str, Text] = MappingProxyType(
 )
 
 #: the param that chooses between the singular and the plural of a (singular, plural) text
-_COUNTED = {"rematch_unavoidable": "times", "every_entrant_had_bye": "byes"}
+_COUNTED = {
+    "rematch_unavoidable": "times",
+    "rematch_keeps_byes_even": "times",
+    "every_entrant_had_bye": "byes",
+}
 
 
 def render_reason(

@@ -24,7 +24,7 @@ from clubs.roles import can_organize
 from config.errors import NotFound
 from config.errors import _translations as errors_catalog
 from scoring import RuleSet
-from scoring.messages import Translations, gettext_noop
+from scoring.messages import Translations
 from tournaments.draw import REASON_TEXT, Bracket, BracketMatch, Side, Slot, champion, resolve
 from tournaments.draw.reasons import render_reason
 from tournaments.models import Entry, Match, Phase, Round, Tournament
@@ -40,7 +40,7 @@ ELIMINATION_FORMATS = (Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIM
 #: reason codes written by the organizer's changes rather than by the draw (worded like the
 #: draw's own, tournaments.draw.reasons: message ids of the errors catalogs)
 MANUAL_REASON_TEXT = {
-    "organizer_swap": gettext_noop("changed by the organizer: {entry} and {other} swapped matches"),
+    "organizer_swap": "changed by the organizer: {entry} and {other} swapped matches",
 }
 
 # The related rows every match shown with its pairs needs, in one query.

@@ -43,24 +43,25 @@ STATUS_TERMS = {
 }
 
 
-def tournament_lock_for_organizer(*, tournament_id: int, actor: User) -> Tournament:
-    """The tournament row, locked until the caller's transaction ends, once ``actor`` is known
-    to organize its peña. Call inside ``transaction.atomic()``.
+def tournament_lock_for_organizer(*, tournament: Tournament, actor: User) -> Tournament:
+    """``tournament`` read again and locked until the caller's transaction ends, once ``actor``
+    is known to organize its peña. Call inside ``transaction.atomic()``; use the returned row
+    (the caller's instance may be stale).
 
     NotFound if it does not exist or the actor may not see it (a private or draft tournament of
     another peña); Forbidden if the actor sees it (published) but does not organize it.
     """
     # of=("self",): lock the tournament, not the peña row the join brings along.
-    tournament = (
+    locked = (
         Tournament.objects.select_for_update(of=("self",))
         .select_related("club")
-        .filter(pk=tournament_id)
+        .filter(pk=tournament.pk)
         .first()
     )
-    if tournament is None:
-        raise tournament_not_found(tournament_id)
-    tournament_check_organizer(user=actor, tournament=tournament)
-    return tournament
+    if locked is None:
+        raise tournament_not_found(tournament.pk)
+    tournament_check_organizer(user=actor, tournament=locked)
+    return locked
 
 
 def audit_write(

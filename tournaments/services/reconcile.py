@@ -6,10 +6,11 @@ the standings, advances a bracket and notifies a complete round; a worker killed
 broker down at the moment of queueing loses it. This finds, in the running tournaments, every
 phase whose standings are older than its last changed match (a finished phase too: the
 organizer may advance from a Swiss before its last results' tasks ran), every running
-elimination phase (whose advance is idempotent and cheap when nothing is due), and every
-published or closed round whose matches are all decided without its "round complete"
-notification (the organizer may close the round before the task ran), and does that work
-through the same services the task calls. Running it when nothing was lost changes nothing.
+elimination phase (whose advance is idempotent and cheap when nothing is due), every published
+or closed round whose matches are all decided without its "round complete" notification (the
+organizer may close the round before the task ran), and every confirmed match the players'
+ratings have not taken in since it last changed, and does that work through the same services
+the task calls. Running it when nothing was lost changes nothing.
 
 Must not: decide anything the services decide; touch a tournament that is not running (a
 correction there queues its own task, and nobody waits on those standings at a table).
@@ -22,6 +23,8 @@ from __future__ import annotations
 from django.db.models import CharField, Exists, F, Max, Min, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 
+from clubs.models import RatedMatch
+from clubs.ratings_services import rating_tournament_match_sync
 from tournaments.models import Match, Notification, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
 from tournaments.services.results import round_completion_notify
@@ -42,18 +45,13 @@ def reconcile_pending() -> dict[str, int]:
         )
         .filter(last_change__isnull=False)
         .filter(Q(computed__isnull=True) | Q(computed__lt=F("last_change")))
-        .values_list("pk", flat=True)
     )
-    done = {"standings": 0, "brackets": 0, "rounds": 0}
-    for phase_id in list(stale):
-        standings_refresh(phase_id=phase_id)
+    done = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
+    for phase in list(stale):
+        standings_refresh(phase=phase)
         done["standings"] += 1
-    for phase_id in list(
-        running.filter(format__in=ELIMINATION_FORMATS, bracket__isnull=False).values_list(
-            "pk", flat=True
-        )
-    ):
-        done["brackets"] += 1 if bracket_advance(phase_id=phase_id) else 0
+    for phase in list(running.filter(format__in=ELIMINATION_FORMATS, bracket__isnull=False)):
+        done["brackets"] += 1 if bracket_advance(phase=phase) else 0
     undecided = (
         Match.objects.filter(round=OuterRef("pk"))
         .exclude(kind=Match.Kind.BYE)
@@ -70,9 +68,22 @@ def reconcile_pending() -> dict[str, int]:
             matches__isnull=False,
         )
         .filter(~Exists(undecided), ~Exists(notified))
-        .values_list("pk", flat=True)
         .distinct()
     )
-    for round_id in list(complete):
-        done["rounds"] += 1 if round_completion_notify(round_id=round_id) else 0
+    for rnd in list(complete):
+        done["rounds"] += 1 if round_completion_notify(round=rnd) else 0
+    rated = RatedMatch.objects.filter(
+        source=RatedMatch.Source.TOURNAMENT,
+        source_id=OuterRef("pk"),
+        updated_at__gte=OuterRef("updated_at"),
+    )
+    unrated = (
+        Match.objects.filter(round__phase__in=phases, status=Match.Status.CONFIRMED)
+        .exclude(kind=Match.Kind.BYE)
+        .filter(~Exists(rated))
+        .values_list("pk", flat=True)
+    )
+    for match_id in list(unrated):
+        rating_tournament_match_sync(match_id=match_id)
+        done["ratings"] += 1
     return done

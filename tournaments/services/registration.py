@@ -68,7 +68,7 @@ class Withdrawal:
 
 def entry_register(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     pair_id: int,
     actor: User,
     seed: int | None = None,
@@ -81,7 +81,7 @@ def entry_register(
     already registered or waiting, if registration is closed, or if another pair has ``seed``.
     """
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_registration_open(tournament)
         pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
         if pair is None:
@@ -99,7 +99,7 @@ def entry_register(
 
 
 def entry_register_pasted(
-    *, tournament_id: int, text: str, actor: User, via: str = "api", device: str = ""
+    *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[Entry]:
     """Register one pair per line ("Ana García / Luis Pérez"), in order; blank lines are
     ignored and pairs beyond max_pairs wait, in the order of the lines.
@@ -123,7 +123,7 @@ def entry_register_pasted(
             most=MAX_PASTED_LINES,
         )
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_registration_open(tournament)
         active = _active_count(tournament)
         seen: dict[int, int] = {}
@@ -254,12 +254,12 @@ def entry_waiting_promote(
 
 
 def entry_withdraw(
-    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+    *, tournament: Tournament, entry_id: int, actor: User, via: str = "api", device: str = ""
 ) -> Withdrawal:
     """Withdraw a pair, before or during the tournament. While registration is open, the first
     waiting pair takes its place. Its partidas are left as they are (results decide)."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -299,7 +299,7 @@ def entry_withdraw(
 
 
 def entry_check_in(
-    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+    *, tournament: Tournament, entry_id: int, actor: User, via: str = "api", device: str = ""
 ) -> Entry:
     """Mark a pair present on the day. Checking in twice changes nothing.
 
@@ -307,7 +307,7 @@ def entry_check_in(
     tournament was running); it then takes that place.
     """
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.CHECKED_IN:
@@ -345,12 +345,12 @@ def entry_check_in(
 
 
 def entry_check_in_undo(
-    *, tournament_id: int, entry_id: int, actor: User, via: str = "api", device: str = ""
+    *, tournament: Tournament, entry_id: int, actor: User, via: str = "api", device: str = ""
 ) -> Entry:
     """Undo a check-in made by mistake: the pair is registered but not present. Undoing for a
     pair that is registered and not checked in changes nothing."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.REGISTERED:
@@ -374,7 +374,7 @@ def entry_check_in_undo(
 
 def entry_seed_set(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     entry_id: int,
     seed: int | None,
     actor: User,
@@ -383,7 +383,7 @@ def entry_seed_set(
 ) -> Entry:
     """Give a pair a seed (1 = best), or none. Conflict naming the pair that holds it."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.seed == seed:
@@ -407,7 +407,7 @@ def entry_seed_set(
 
 def entry_table_pin(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     entry_id: int,
     table: int | None,
     actor: User,
@@ -417,7 +417,7 @@ def entry_table_pin(
     """Pin a pair to a table for every round (e.g. the one a wheelchair reaches), or unpin it
     with ``None``. Two pairs still in the tournament cannot hold the same table."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         _require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if table is not None:
@@ -467,7 +467,7 @@ def entry_table_pin(
 
 def substitution_create(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     match_id: int,
     entry_id: int,
     replaced_player_id: int,
@@ -480,7 +480,7 @@ def substitution_create(
     ``entry``. The pair itself does not change, so its history and standings stay its own.
     One substitution per pair per partida."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         match = (
             Match.objects.select_related("round__phase")
             .filter(pk=match_id, round__phase__tournament=tournament)

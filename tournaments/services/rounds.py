@@ -58,6 +58,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
 from tournaments.services.base import MAX_TABLES
+from tournaments.services.webhooks import webhooks_round_published
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
 __all__ = [
@@ -588,6 +589,7 @@ def round_publish(*, round: Round, actor: User) -> Round:
         rnd.published_at = timezone.now()
         rnd.save(update_fields=["status", "published_at"])
         _audit(rnd.phase.tournament, "round_published", actor, new={"round": rnd.id})
+        webhooks_round_published(round=rnd)
         _after_commit_email(rnd.id)
         # Byes are confirmed when drawn: they count once the round is public.
         _after_commit_standings(rnd.phase_id)
@@ -839,7 +841,7 @@ def match_table_move(*, round: Round, actor: User, match_id: int, table_number: 
 # --- Brackets ---------------------------------------------------------------------------------
 
 
-def bracket_advance(*, phase_id: int) -> int:
+def bracket_advance(*, phase: Phase) -> int:
     """Create the bracket matches whose two pairs are now known; returns how many.
 
     Called by the result_confirmed task after each confirmed (or corrected) result. A whole
@@ -850,13 +852,14 @@ def bracket_advance(*, phase_id: int) -> int:
     Notification.
     """
     with transaction.atomic():
-        phase = Phase.objects.select_for_update(of=("self",)).filter(pk=phase_id).first()
+        # Read again under the lock: the caller's row may be older than the last result.
+        phase = Phase.objects.select_for_update(of=("self",)).filter(pk=phase.pk).first()
         if phase is None or phase.format not in ELIMINATION_FORMATS or not phase.bracket:
             return 0
         try:
             advanced = draw_manager.advance_bracket(phase)
         except DrawError as error:
-            log.error("bracket of phase %s cannot advance: %s", phase_id, error)
+            log.error("bracket of phase %s cannot advance: %s", phase.pk, error)
             Notification.objects.get_or_create(
                 tournament_id=phase.tournament_id,
                 key=f"bracket:{phase.id}:{error.code}:{error.params.get('match', '')}"[:120],
@@ -883,7 +886,7 @@ def bracket_advance(*, phase_id: int) -> int:
 # --- E-mail -----------------------------------------------------------------------------------
 
 
-def round_pairings_email(*, round_id: int) -> int:
+def round_pairings_email(*, round: Round) -> int:
     """E-mail each player with an address their table, opponents and round; returns how many
     players were e-mailed by this call.
 
@@ -893,7 +896,7 @@ def round_pairings_email(*, round_id: int) -> int:
     table change only the players whose pairing changed get a new message. A crash between
     sending and recording can repeat a message, never lose one.
     """
-    rnd = Round.objects.select_related("phase__tournament").filter(pk=round_id).first()
+    rnd = Round.objects.select_related("phase__tournament").filter(pk=round.pk).first()
     if rnd is None or rnd.status != Round.Status.PUBLISHED:
         return 0
     tournament = rnd.phase.tournament

@@ -33,14 +33,14 @@ from tournaments.models import Phase, StandingsSnapshot
 from tournaments.selectors.standings import rows_to_json, standings_compute
 
 
-def standings_refresh(*, phase_id: int) -> int:
+def standings_refresh(*, phase: Phase) -> int:
     """Recompute and store the phase's standings; returns the number of rows written (0 for a
     phase that no longer exists)."""
     with transaction.atomic():
         phase = (
             Phase.objects.select_for_update(of=("self",))
             .select_related("tournament")
-            .filter(pk=phase_id)
+            .filter(pk=phase.pk)
             .first()
         )
         if phase is None:

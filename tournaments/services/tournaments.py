@@ -49,6 +49,7 @@ from tournaments.services.base import (
     tournament_lock_for_organizer,
 )
 from tournaments.services.registration import entry_waiting_promote
+from tournaments.services.webhooks import webhooks_tournament_finished
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
@@ -183,7 +184,7 @@ def tournament_create(
 
 def tournament_update(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     actor: User,
     changes: Mapping[str, Any],
     via: str = "api",
@@ -200,7 +201,7 @@ def tournament_update(
     if unknown:
         raise TypeError(f"tournament_update got unknown fields {unknown}")
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         if "name" in changes:
             tournament.name = _clean_name(changes["name"])
         if "venue" in changes:
@@ -311,7 +312,7 @@ def _update_rules(
 
 def tournament_status_change(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     actor: User,
     status: str,
     via: str = "api",
@@ -331,7 +332,7 @@ def tournament_status_change(
             statuses=list(STATUS_TERMS.values()),
         )
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament_id=tournament_id, actor=actor)
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         current = tournament.status
         if status == current:
             return tournament
@@ -374,6 +375,8 @@ def tournament_status_change(
         )
         if status == Tournament.Status.REGISTRATION:
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
+        if status == Tournament.Status.FINISHED:
+            webhooks_tournament_finished(tournament=tournament)
     return tournament
 
 

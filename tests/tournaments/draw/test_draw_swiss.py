@@ -7,8 +7,9 @@ import itertools
 import random
 from collections import Counter
 
+import networkx as nx
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.draw import (
@@ -87,35 +88,232 @@ def check_round(entrants, history, pairings):
             continue
         codes = {r.code for r in p.reasons}
         repeat = p.b_id in met[p.a_id]
-        assert ("rematch_unavoidable" in codes) == repeat
+        said = codes & {"rematch_unavoidable", "rematch_keeps_byes_even"}
+        assert len(said) == repeat
         assert ("not_met_before" in codes) != repeat
 
 
-field_sizes = st.integers(min_value=2, max_value=10)
+def draws(ids, bye_to):
+    """Every draw of ``ids``: (pairs, bye) for each bye in ``bye_to`` (None: even field)."""
+
+    def pairings(rest):
+        if not rest:
+            yield []
+            return
+        a = rest[0]
+        for k in range(1, len(rest)):
+            for more in pairings(rest[1:k] + rest[k + 1 :]):
+                yield [(a, rest[k]), *more]
+
+    for bye in bye_to:
+        for pairs in pairings([i for i in ids if i != bye]):
+            yield pairs, bye
 
 
-@settings(max_examples=60)
-@given(n=field_sizes, rounds=st.integers(1, 12), seed=st.integers(0, 10**6))
-def test_small_fields_rematch_only_when_no_pairing_avoids_it(n, rounds, seed):
-    # Distinct seeds make the ranking known: record first, then seed.
-    entrants = [Entrant(i, seed=i) for i in range(1, n + 1)]
+def draw_cost(pairs, bye, met, score):
+    """(rematches, total score difference), the bye counted as a pairing with the lowest
+    score: what an optimal draw minimises, in that order."""
+    rematch_count = sum(b in met[a] for a, b in pairs)
+    difference = sum(abs(score[a] - score[b]) for a, b in pairs)
+    if bye is not None:
+        difference += score[bye] - min(score.values())
+    return rematch_count, difference
+
+
+@st.composite
+def random_phases(draw, largest=12):
+    """A field of 2 to ``largest`` entrants and a history of random rounds: random pairings
+    (rematches included), a random bye in an odd field, random winners, some matches voided."""
+    n = draw(st.integers(2, largest))
+    rounds = draw(st.integers(0, 9))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    history = []
+    for rnd in range(1, rounds + 1):
+        order = list(range(1, n + 1))
+        rng.shuffle(order)
+        if n % 2:
+            history.append(Result(rnd, order.pop(), None, None))
+            history[-1] = Result(rnd, history[-1].a_id, None, history[-1].a_id)
+        for a, b in zip(order[::2], order[1::2], strict=True):
+            winner = rng.choice((a, b, a, b, None))
+            history.append(Result(rnd, a, b, winner))
+    lives = draw(st.booleans())
+    return [Entrant(i, seed=i) for i in range(1, n + 1)], history, lives
+
+
+ONLY_THE_SECOND_MAY_HAVE_THE_BYE = (
+    [Entrant(i, seed=i) for i in range(1, 6)],
+    [
+        *(Result(1, 5, None, 5), Result(1, 1, 2, None), Result(1, 4, 3, 4)),
+        *(Result(2, 4, None, 4), Result(2, 5, 1, 1), Result(2, 3, 2, 3)),
+        *(Result(3, 3, None, 3), Result(3, 5, 2, None), Result(3, 1, 4, 1)),
+        *(Result(4, 5, None, 5), Result(4, 4, 3, 3), Result(4, 1, 2, 1)),
+        *(Result(5, 2, None, 2), Result(5, 5, 3, 3), Result(5, 1, 4, None)),
+    ],
+    False,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(phase=random_phases())
+@example(phase=ONLY_THE_SECOND_MAY_HAVE_THE_BYE)
+def test_the_draw_is_optimal_against_every_possible_draw(phase):
+    # Brute force over every draw: no other has fewer rematches, or as few and a smaller total
+    # score difference; the bye goes to an entrant with the fewest byes, the lowest-ranked one
+    # among the best draws; every reason about rematches and the bye is true.
+    entrants, history, lives = phase
+    recs = records(entrants, history)
+    if lives:  # a tres ceros with enough lives for everyone: groups by losses
+        pairings = pair_lives(entrants, history, rng=0, lives=99)
+        score = {i: -r.losses for i, r in recs.items()}
+    else:
+        pairings = pair_swiss(entrants, history, rng=0)
+        score = {i: r.wins for i, r in recs.items()}
+    check_round(entrants, history, pairings)
     ids = [e.id for e in entrants]
-    for history, pairings in play(entrants, rounds, seed)[0]:
+    met = met_sets(entrants, history)
+    fewest = min(r.byes for r in recs.values())
+    ranked = sorted(ids, key=lambda i: (-score[i], i))  # distinct seeds: the ranking is known
+    odd = len(ids) % 2 == 1
+    eligible = [i for i in ranked if recs[i].byes == fewest] if odd else [None]
+    best = {}
+    for pairs, bye in draws(ids, eligible):
+        cost = draw_cost(pairs, bye, met, score)
+        best[bye] = min(best.get(bye, cost), cost)
+    pairs = [(p.a_id, p.b_id) for p in pairings if not p.is_bye]
+    bye = next((p.a_id for p in pairings if p.is_bye), None)
+    cost = draw_cost(pairs, bye, met, score)
+    assert cost == min(best.values())
+    if not odd:
+        return
+    # The lowest-ranked eligible entrant among the best draws gets the bye.
+    assert bye == [c for c in eligible if best[c] == cost][-1]
+    lower = eligible[eligible.index(bye) + 1 :]
+    (bye_line,) = (p for p in pairings if p.is_bye)
+    why = bye_line.reasons[1].code
+    if not lower:
+        assert why == "lowest_ranked_eligible"
+    elif all(best[c][0] > cost[0] for c in lower):
+        assert why == "bye_avoids_rematch"
+    else:
+        assert why == "bye_avoids_score_gap"
+    # A rematch says whether a second bye would have avoided it.
+    with_any_bye = min(draw_cost(p, b, met, score)[0] for p, b in draws(ids, ids))
+    for p in pairings:
+        codes = {r.code for r in p.reasons}
+        if "rematch_keeps_byes_even" in codes:
+            assert with_any_bye < cost[0]
+        if "rematch_unavoidable" in codes:
+            assert with_any_bye == cost[0]
+
+
+def whole_field_optimum(ids, met, score, eligible):
+    """(rematches, score difference) of one exact minimum-cost matching of the whole field,
+    computed here independently of the pairer's blocks: networkx on the complete graph."""
+    odd = len(ids) % 2 == 1
+    vertices = [*ids, "bye"] if odd else list(ids)
+    unit = 2 * len(ids) * (max(score.values()) - min(score.values()) + 1)
+    graph = nx.Graph()
+    for a, b in itertools.combinations(vertices, 2):
+        if b == "bye":
+            if a not in eligible:
+                continue
+            cost = score[a] - min(score.values())
+        else:
+            cost = unit * (b in met[a]) + abs(score[a] - score[b])
+        graph.add_edge(a, b, weight=10**9 - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = [(a, b) for a, b in matching if "bye" not in (a, b)]
+    bye = next((a if b == "bye" else b for a, b in matching if "bye" in (a, b)), None)
+    return draw_cost(pairs, bye, met, score)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(13, 40),
+    rounds=st.integers(3, 16),
+    seed=st.integers(0, 10**6),
+    clubs=st.booleans(),
+)
+def test_larger_fields_match_one_exact_matching_of_the_whole_field(n, rounds, seed, clubs):
+    # Late rounds of small fields, played through the pairer (club-mates apart in the first
+    # rounds): the draw by blocks costs what the exact matching of the whole field costs.
+    entrants = [Entrant(i, club=f"peña {i % 4}" if clubs else None) for i in range(1, n + 1)]
+    for history, pairings in play(entrants, rounds, seed, separate_clubs_rounds=3)[0][-3:]:
         check_round(entrants, history, pairings)
-        met = met_sets(entrants, history)
-        if n % 2 == 0:
-            assert rematches(pairings, met) == fewest_rematches(ids, met, None)
-            continue
         recs = records(entrants, history)
+        score = {i: r.wins for i, r in recs.items()}
+        met = met_sets(entrants, history)
         fewest = min(r.byes for r in recs.values())
-        ranked = sorted(ids, key=lambda i: (-recs[i].wins, i))
-        candidates = [i for i in reversed(ranked) if recs[i].byes == fewest]
-        cost = {c: fewest_rematches(ids, met, c) for c in candidates}
-        best = min(cost.values())
-        (bye,) = (p.a_id for p in pairings if p.is_bye)
-        assert rematches(pairings, met) == best
-        # The lowest-ranked eligible entrant gets the bye unless that costs a rematch.
-        assert bye == next(c for c in candidates if cost[c] == best)
+        eligible = {i for i, r in recs.items() if r.byes == fewest}
+        pairs = [(p.a_id, p.b_id) for p in pairings if not p.is_bye]
+        bye = next((p.a_id for p in pairings if p.is_bye), None)
+        ids = [e.id for e in entrants]
+        assert draw_cost(pairs, bye, met, score) == whole_field_optimum(ids, met, score, eligible)
+
+
+def test_the_least_total_score_difference_beats_floating_group_by_group():
+    # After four rounds: 1 on 4–0; 2 on 3–1; 5, 6, 8 on 2–2; 3, 4, 7 on 1–3. 1 has met 2, 3, 5
+    # and 8, and 2 has met 1, 4, 5 and 6. Floating group by group from the top (1 v 7, 2 v 8,
+    # 5 v 3, 6 v 4) costs 3 + 1 + 1 + 1 = 6 wins of difference; 1 v 6 and 2 v 7 cost 2 + 2,
+    # and the other two meet their own group: 4, the least possible.
+    entrants = [Entrant(i, seed=i) for i in range(1, 9)]
+    won = {
+        1: [(1, 5), (2, 6), (3, 7), (4, 8)],
+        2: [(1, 3), (2, 4), (5, 7), (8, 6)],
+        3: [(1, 2), (8, 3), (5, 4), (6, 7)],
+        4: [(1, 8), (2, 5), (6, 3), (7, 4)],
+    }
+    history = [Result(rnd, a, b, a) for rnd, pairs in won.items() for a, b in pairs]
+    pairings = pair_swiss(entrants, history, rng=0)
+    assert [(p.a_id, p.b_id) for p in pairings] == [(1, 6), (2, 7), (5, 8), (3, 4)]
+    wins = {i: r.wins for i, r in records(entrants, history).items()}
+    assert sum(abs(wins[p.a_id] - wins[p.b_id]) for p in pairings) == 4
+    assert pairings[0].describe() == "floats down from 4–0 to meet 2–2, not met before"
+
+
+def test_a_second_bye_is_not_given_to_avoid_a_rematch():
+    # 7 entrants after 6 rounds: entrant r had the bye in round r, so only 7 has had none.
+    # 1, 2, 3 have met each of 4, 5, 6 and nobody else among 1–6: with the bye to 7, pairing
+    # 1–6 needs a rematch (two groups of three who have not met). A second bye, to 2, would
+    # avoid it (1 v 3, 4 v 5, 6 v 7). The bye rule comes first, and the reason says so.
+    entrants = [Entrant(i, seed=i) for i in range(1, 8)]
+    schedule = {
+        1: [(7, 4), (2, 5), (3, 6)],
+        2: [(7, 5), (1, 4), (3, 6)],
+        3: [(7, 4), (1, 5), (2, 6)],
+        4: [(7, 1), (3, 5), (2, 6)],
+        5: [(7, 2), (1, 6), (3, 4)],
+        6: [(7, 3), (2, 4), (1, 5)],
+    }
+    history = []
+    for rnd, pairs in schedule.items():
+        history.append(Result(rnd, rnd, None, rnd))
+        history += [Result(rnd, a, b, a) for a, b in pairs]
+    met = met_sets(entrants, history)
+    top, bottom = {1, 2, 3}, {4, 5, 6}
+    assert all(met[i] & (top | bottom) == (bottom if i in top else top) for i in top | bottom)
+    assert 6 not in met[7]
+    pairings = pair_swiss(entrants, history, rng=0)
+    assert pairings[-1].a_id == 7
+    assert pairings[-1].describe() == ("bye, lowest-ranked entrant with the fewest byes, first bye")
+    repeats = [p for p in pairings if not p.is_bye and p.b_id in met[p.a_id]]
+    assert len(repeats) == 1
+    assert Reason("rematch_keeps_byes_even", {"times": 1}) in repeats[0].reasons
+    assert (
+        "rematch (met 1 time before): avoiding it would give someone a second bye while "
+        "others have had fewer"
+    ) in repeats[0].describe()
+
+
+def test_a_rematch_no_bye_can_avoid_is_unavoidable():
+    # Three rounds of five: 1 and 2 have met everyone but each other and 3; any draw repeats.
+    entrants = [Entrant(i, seed=i) for i in range(1, 4)]
+    history = [Result(1, 1, 2, 1), Result(1, 3, None, 3), Result(2, 1, 3, 1), Result(2, 2, None, 2)]
+    history += [Result(3, 2, 3, 2), Result(3, 1, None, 1)]
+    pairings = pair_swiss(entrants, history, rng=0)
+    (match,) = (p for p in pairings if not p.is_bye)
+    assert match.reasons[1] == Reason("rematch_unavoidable", {"times": 1})
 
 
 @settings(max_examples=25)

@@ -1,1 +1,1 @@
-"""manage.py commands: demo."""
+"""manage.py commands: demo, archive_export, archive_import."""

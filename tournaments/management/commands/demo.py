@@ -43,6 +43,7 @@ from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
 from clubs.models import Club, Pair, Player
+from clubs.ratings_services import ratings_rebuild
 from clubs.services import club_create, pair_create, pair_update, player_create
 from scoring import MatchState, RuleSet, ScoringError, apply_hand, hand_from_json
 from tournaments.models import Match, Phase, Round, Tournament
@@ -164,7 +165,8 @@ class Command(BaseCommand):
             loaded = DemoLoader(log=self.stdout.write).load()
         # After the commit, as the result_confirmed task does: the standings show at once even
         # when tasks go to a worker that is not running.
-        rows = standings_refresh(phase_id=loaded.swiss.id)
+        rows = standings_refresh(phase=loaded.swiss)
+        ratings_rebuild()  # the players' ratings and the peña's ranking, as the tasks would
         elapsed = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
@@ -196,6 +198,7 @@ class Command(BaseCommand):
             ("site", url("home")),
             ("tournament", url("web:tournament", **public)),
             ("standings", url("web:public-standings", **public)),
+            ("players' ranking", url("web:club-ranking", club_slug=tournament.club.slug)),
             ("organizer's desk", url("web:organizer-tournament", tournament_id=tournament.id)),
             ("API: tournament", url(API + "tournament-detail", tournament_id=tournament.id)),
             ("API: phases", url(API + "rounds-phases", tournament_id=tournament.id)),
@@ -381,12 +384,12 @@ class DemoLoader:
         # machine gets the same draws.
         Tournament.objects.filter(pk=tournament.pk).update(draw_seed=DRAW_SEED)
         tournament_status_change(
-            tournament_id=tournament.pk, actor=self.user, status="registration", via="demo"
+            tournament=tournament, actor=self.user, status="registration", via="demo"
         )
         seeded = {pair.pk: n for n, pair in enumerate(p for p in pairs if p.name)}
         entries = [
             entry_register(
-                tournament_id=tournament.pk,
+                tournament=tournament,
                 pair_id=pair.pk,
                 seed=seeded[pair.pk] + 1 if pair.pk in seeded else None,
                 actor=self.user,
@@ -395,12 +398,10 @@ class DemoLoader:
             for pair in pairs
         ]
         tournament_status_change(
-            tournament_id=tournament.pk, actor=self.user, status="running", via="demo"
+            tournament=tournament, actor=self.user, status="running", via="demo"
         )
         for entry in entries:
-            entry_check_in(
-                tournament_id=tournament.pk, entry_id=entry.pk, actor=self.user, via="demo"
-            )
+            entry_check_in(tournament=tournament, entry_id=entry.pk, actor=self.user, via="demo")
         self.log(f"{TOURNAMENT_NAME}: {len(entries)} pairs registered and checked in.")
         tournament.refresh_from_db()
         return tournament

@@ -27,13 +27,13 @@ from tournaments.models import Match, Notification, Round
 log = logging.getLogger(__name__)
 
 
-def round_completion_notify(*, round_id: int) -> bool:
+def round_completion_notify(*, round: Round) -> bool:
     """Tell the organizers once that every match of the round is confirmed.
 
     Creates one Notification (its key makes it idempotent: True only the first time) and, after
     the commit, e-mails the peña's organizers who have an address. Byes count as done.
     """
-    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
+    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round.pk).first()
     if rnd is None:
         return False
     matches = Match.objects.filter(round=rnd)

@@ -99,7 +99,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
             changes = form.changes()
             try:
                 tournament_services.tournament_update(
-                    tournament_id=tournament.pk,
+                    tournament=tournament,
                     actor=request.user,
                     changes=changes,
                     via=VIA,
@@ -303,7 +303,7 @@ def tournament_status(request: HttpRequest, tournament_id: int):
     tournament = tournament_for(request, tournament_id)
     try:
         tournament = tournament_services.tournament_status_change(
-            tournament_id=tournament.pk,
+            tournament=tournament,
             actor=request.user,
             status=request.POST.get("status", ""),
             via=VIA,

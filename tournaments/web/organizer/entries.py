@@ -100,7 +100,7 @@ def entry_add(request: HttpRequest, tournament_id: int):
     if not form.is_valid():
         return entries(request, tournament.pk, add_form=form, status=400)
     data = form.cleaned_data
-    common = {"tournament_id": tournament.pk, "actor": request.user, "via": VIA}
+    common = {"tournament": tournament, "actor": request.user, "via": VIA}
     try:
         if data["names"]:
             registered = registration_services.entry_register_pasted(
@@ -141,7 +141,7 @@ def entries_paste(request: HttpRequest, tournament_id: int):
         return entries(request, tournament.pk, paste_form=form, status=400)
     try:
         registered = registration_services.entry_register_pasted(
-            tournament_id=tournament.pk,
+            tournament=tournament,
             text=form.cleaned_data["text"],
             actor=request.user,
             via=VIA,
@@ -168,7 +168,7 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
         tournament = tournament_for(request, tournament_id)
         try:
             result = service(
-                tournament_id=tournament.pk,
+                tournament=tournament,
                 entry_id=entry_id,
                 actor=request.user,
                 via=VIA,
@@ -207,7 +207,7 @@ def _entry_form_action(form_class, name: str, service, argument: str, done: str)
             return entries(request, tournament.pk, entry_forms=bound, status=400)
         try:
             service(
-                tournament_id=tournament.pk,
+                tournament=tournament,
                 entry_id=entry_id,
                 actor=request.user,
                 via=VIA,

@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web.organizer import desk, entries, home, matches, phases, printing, rounds
+from tournaments.web.organizer import (
+    desk,
+    entries,
+    home,
+    matches,
+    phases,
+    printing,
+    rounds,
+    webhooks,
+)
 
 T = "organizador/torneos/<int:tournament_id>/"
 E = T + "parejas/<int:entry_id>/"
@@ -25,6 +34,11 @@ F = "organizador/fases/<int:phase_id>/"
 urlpatterns = [
     path("organizador/", home.home, name="organizer-home"),
     path("organizador/penas/nueva", home.club_create, name="organizer-club-create"),
+    path(
+        "organizador/penas/<slug:club_slug>/webhooks",
+        webhooks.webhook_log,
+        name="organizer-webhooks",
+    ),
     path(
         "organizador/penas/<slug:club_slug>/torneos/nuevo",
         desk.tournament_create,

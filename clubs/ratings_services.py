@@ -1,0 +1,408 @@
+"""Writes of the ratings: a confirmed match in, every rating after it out.
+
+Responsible for: turning a confirmed match of a tournament into a ``RatedMatch`` (who played on
+each side, substitutes included; how it ended; when it was played), re-rating every match from
+the first one that changed with the pure core (clubs/ratings.py), storing each player's rating
+after each match (``RatingEntry``) and rebuilding the peñas' ranking rows of the players
+concerned; the peña's choice of ranking. A re-rating starts from the ratings stored just
+before the changed match and gives exactly what rating everything from scratch gives.
+
+The entry point of a source is ``rating_tournament_match_sync`` (called by the task
+``clubs.ratings_match_sync``, queued by tournaments' result_confirmed); a league adds its own
+``rating_<source>_sync`` that builds the same row and calls ``_rerate_from``.
+
+Must not: rate (clubs.ratings does) or run two re-ratings at once (a lock row serializes them).
+
+Terms: valoración (rating), puntos (the peña's points ranking), abandono (a forfeit lost),
+suplente (substitute).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection, transaction
+from django.db.models import Count, F, Q, Sum, Window
+from django.db.models.functions import RowNumber
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import ratings, roles
+from clubs.models import (
+    Club,
+    Player,
+    RankingRow,
+    RankingSettings,
+    RatedMatch,
+    RatingEntry,
+    RatingsLock,
+)
+from config.errors import Invalid
+from tournaments.models import Match, Round
+
+User = AbstractBaseUser | AnonymousUser
+
+#: a list of ids longer than this is not sent as IN (...): the query reads every row instead
+_IN_LIMIT = 900
+_BATCH = 2000
+
+_WON = (ratings.Result.WIN, ratings.Result.WALKOVER)
+_LOST = (ratings.Result.LOSS, ratings.Result.ABANDON)
+
+
+def order_key(played_at: dt.datetime, source: str, source_id: int) -> str:
+    """The order matches are rated in: when played (UTC, fixed width), then source and id."""
+    utc = played_at.astimezone(dt.UTC)
+    return f"{utc:%Y-%m-%dT%H:%M:%S.%f}|{source}|{source_id:012d}"
+
+
+def _locked() -> None:
+    RatingsLock.objects.get_or_create(pk=1)
+    RatingsLock.objects.select_for_update().get(pk=1)
+
+
+# --- Sources -------------------------------------------------------------------------------------
+
+
+def _tournament_match_row(match: Match) -> dict | None:
+    """The RatedMatch fields of a tournament match, or None when it is not rated (not
+    confirmed, a bye, a draft round, or a player on both sides through a substitute)."""
+    if (
+        match.status != Match.Status.CONFIRMED
+        or match.kind == Match.Kind.BYE
+        or match.entry_a is None
+        or match.entry_b is None
+        or match.round.status == Round.Status.DRAFT
+    ):
+        return None
+    substitutes = {(s.entry_id, s.replaced_id): s.substitute_id for s in match.substitutions.all()}
+
+    def players(entry) -> list[int]:
+        pair = entry.pair
+        return [substitutes.get((entry.pk, p), p) for p in (pair.player_one_id, pair.player_two_id)]
+
+    side_a, side_b = players(match.entry_a), players(match.entry_b)
+    if set(side_a) & set(side_b) or len(set(side_a)) < 2 or len(set(side_b)) < 2:
+        return None
+    if match.winner_id == match.entry_a_id:
+        outcome = RatedMatch.Outcome.A
+    elif match.winner_id == match.entry_b_id:
+        outcome = RatedMatch.Outcome.B
+    else:
+        outcome = RatedMatch.Outcome.DRAW
+    rnd = match.round
+    tournament = rnd.phase.tournament
+    played_at = rnd.published_at or match.started_at or match.created_at
+    source = RatedMatch.Source.TOURNAMENT
+    return {
+        "club_id": tournament.club_id,
+        "order_key": order_key(played_at, source, match.pk),
+        "played_at": played_at,
+        "event": tournament.name[:160],
+        "stage": f"{rnd.phase.name} R{rnd.number}"[:120],
+        "url": reverse(
+            "web:public-round",
+            kwargs={
+                "club_slug": tournament.club.slug,
+                "tournament_slug": tournament.slug,
+                "round_id": rnd.pk,
+            },
+        )
+        if tournament.is_public
+        else "",
+        "players_a": side_a,
+        "players_b": side_b,
+        "outcome": outcome,
+        "forfeit": match.kind == Match.Kind.FORFEIT,
+        "is_public": tournament.is_public,
+        "games_a": match.games_a,
+        "games_b": match.games_b,
+    }
+
+
+def _tournament_matches():
+    return Match.objects.select_related(
+        "round__phase__tournament__club", "entry_a__pair", "entry_b__pair"
+    ).prefetch_related("substitutions")
+
+
+def rating_tournament_match_sync(*, match_id: int) -> int:
+    """Bring the ratings up to date with one tournament match (confirmed, corrected, or no
+    longer confirmed): store it as rated and re-rate from it, or take it out and re-rate from
+    where it was. Idempotent: a match already rated as it is changes nothing. Returns the
+    number of matches re-rated."""
+    source = RatedMatch.Source.TOURNAMENT
+    with transaction.atomic():
+        _locked()
+        match = _tournament_matches().filter(pk=match_id).first()
+        row = _tournament_match_row(match) if match is not None else None
+        existing = RatedMatch.objects.filter(source=source, source_id=match_id).first()
+        if row is None:
+            if existing is None:
+                return 0
+            start = existing.order_key
+            existing.delete()
+            return _rerate_from(start)
+        if existing is not None:
+            # updated_at says "taken in since the match last changed" (the reconciliation
+            # reads it), so it moves even when nothing the ratings read has changed.
+            now = timezone.now()
+            if all(getattr(existing, name) == value for name, value in row.items()):
+                RatedMatch.objects.filter(pk=existing.pk).update(updated_at=now)
+                return 0
+            start = min(existing.order_key, row["order_key"])
+            RatedMatch.objects.filter(pk=existing.pk).update(**row, updated_at=now)
+        else:
+            start = row["order_key"]
+            RatedMatch.objects.create(source=source, source_id=match_id, **row)
+        return _rerate_from(start)
+
+
+def ratings_rebuild(*, resync: bool = True) -> int:
+    """Rate every match from scratch; ``resync``: first read every tournament match again
+    (what a lost task left behind is caught up). Returns the number of matches rated."""
+    source = RatedMatch.Source.TOURNAMENT
+    with transaction.atomic():
+        _locked()
+        if resync:
+            rows = {}
+            confirmed = _tournament_matches().filter(status=Match.Status.CONFIRMED)
+            for match in confirmed.iterator(chunk_size=_BATCH):
+                row = _tournament_match_row(match)
+                if row is not None:
+                    rows[match.pk] = row
+            RatedMatch.objects.filter(source=source).exclude(source_id__in=list(rows)).delete()
+            known = dict(RatedMatch.objects.filter(source=source).values_list("source_id", "pk"))
+            RatedMatch.objects.bulk_create(
+                [
+                    RatedMatch(source=source, source_id=mid, **row)
+                    for mid, row in rows.items()
+                    if mid not in known
+                ],
+                batch_size=_BATCH,
+            )
+            for mid, row in rows.items():
+                if mid in known:
+                    RatedMatch.objects.filter(pk=known[mid]).update(**row)
+        return _rerate_from("")
+
+
+# --- Re-rating -----------------------------------------------------------------------------------
+
+
+def _chunks(ids: list[int]) -> Iterable[list[int]]:
+    for i in range(0, len(ids), _IN_LIMIT):
+        yield ids[i : i + _IN_LIMIT]
+
+
+def _latest_entries(entries, fields: tuple[str, ...]):
+    """Each player's last entry among ``entries`` (a window over the player's history)."""
+    return (
+        entries.annotate(
+            n=Window(RowNumber(), partition_by=[F("player_id")], order_by=F("order_key").desc())
+        )
+        .filter(n=1)
+        .values_list("player_id", *fields)
+    )
+
+
+def _ratings_before(key: str, players: set[int]) -> dict[int, ratings.Rating]:
+    if not key or not players:
+        return {}
+    before = RatingEntry.objects.filter(order_key__lt=key)
+    found: dict[int, ratings.Rating] = {}
+    if len(players) > _IN_LIMIT * 4:
+        groups: Iterable = [None]
+    else:
+        groups = _chunks(sorted(players))
+    for group in groups:
+        entries = before if group is None else before.filter(player_id__in=group)
+        for player, mu, sigma in _latest_entries(entries, ("mu", "sigma")):
+            found[player] = ratings.Rating(mu, sigma)
+    return {p: r for p, r in found.items() if p in players}
+
+
+def _existing_players(players: set[int]) -> set[int]:
+    if len(players) > _IN_LIMIT * 4:
+        return set(Player.objects.order_by().values_list("pk", flat=True)) & players
+    found: set[int] = set()
+    for group in _chunks(sorted(players)):
+        found.update(Player.objects.filter(pk__in=group).values_list("pk", flat=True))
+    return found
+
+
+def _rerate_from(key: str) -> int:
+    """Re-rate every match whose order key is ``key`` or later, from the ratings stored before
+    it; rebuild the ranking rows of every player whose entries changed. Runs under the lock."""
+    rows = list(
+        RatedMatch.objects.filter(order_key__gte=key)
+        .order_by("order_key")
+        .values_list("pk", "order_key", "players_a", "players_b", "outcome", "forfeit", "club_id")
+    )
+    records = [
+        ratings.MatchRecord(
+            key=k,
+            side_a=tuple(a),
+            side_b=tuple(b),
+            outcome=ratings.Outcome(outcome),
+            forfeit=forfeit,
+            club_id=club,
+        )
+        for _, k, a, b, outcome, forfeit, club in rows
+    ]
+    match_ids = {r[1]: r[0] for r in rows}
+    players = {p for r in records for p in (*r.side_a, *r.side_b)}
+    gone = players - _existing_players(players)
+    if gone:  # a player deleted since (with their history): their matches no longer rate
+        dropped = {r.key for r in records if gone & {*r.side_a, *r.side_b}}
+        RatedMatch.objects.filter(order_key__in=dropped).delete()
+        records = [r for r in records if r.key not in dropped]
+        players -= gone
+    stale = RatingEntry.objects.filter(order_key__gte=key)
+    if key:
+        players |= set(stale.order_by().values_list("player_id", flat=True).distinct())
+    run = ratings.rate(records, _ratings_before(key, players))
+    stale.delete()
+    clubs = {r.key: r.club_id for r in records}
+    _insert(
+        RatingEntry,
+        (
+            "match_id",
+            "player_id",
+            "club_id",
+            "order_key",
+            "side",
+            "result",
+            "mu_before",
+            "sigma_before",
+            "mu",
+            "sigma",
+            "rating",
+            "points",
+        ),
+        (
+            (
+                match_ids[h.key],
+                h.player_id,
+                clubs[h.key],
+                h.key,
+                h.side,
+                h.result.value,
+                h.before.mu,
+                h.before.sigma,
+                h.after.mu,
+                h.after.sigma,
+                h.after.shown,
+                h.points,
+            )
+            for h in run.history
+        ),
+    )
+    # Many players: one pass over every entry costs less than a query per chunk of them.
+    _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
+    return len(records)
+
+
+def _ranking_rows_rebuild(players: set[int] | None) -> None:
+    """The ranking rows of ``players`` (None: of everybody) from their entries."""
+    if players is None:
+        RankingRow.objects.all().delete()
+        groups: Iterable = [None]
+    else:
+        groups = _chunks(sorted(players))
+    for group in groups:
+        entries = RatingEntry.objects.all()
+        if group is not None:
+            RankingRow.objects.filter(player_id__in=group).delete()
+            entries = entries.filter(player_id__in=group)
+        current = {
+            p: (mu, sigma, shown)
+            for p, mu, sigma, shown in _latest_entries(entries, ("mu", "sigma", "rating"))
+        }
+        tallies = (
+            entries.values("club_id", "player_id")
+            .annotate(
+                n=Count("id"),
+                won=Count("id", filter=Q(result__in=_WON)),
+                lost=Count("id", filter=Q(result__in=_LOST)),
+                abandoned=Count("id", filter=Q(result=ratings.Result.ABANDON)),
+                total=Sum("points"),
+            )
+            .order_by()
+            .values_list("club_id", "player_id", "n", "won", "lost", "abandoned", "total")
+        )
+        tallies = list(tallies)  # read before writing: one operation at a time on a connection
+        _insert(
+            RankingRow,
+            (
+                "club_id",
+                "player_id",
+                "matches",
+                "wins",
+                "losses",
+                "abandons",
+                "points",
+                "mu",
+                "sigma",
+                "rating",
+            ),
+            (
+                (
+                    club,
+                    player,
+                    n,
+                    won,
+                    lost,
+                    abandoned,
+                    total,
+                    *current[player],
+                )
+                for club, player, n, won, lost, abandoned, total in tallies
+            ),
+        )
+
+
+def _insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
+    """Write many rows at once: COPY on PostgreSQL, batched INSERTs elsewhere. The ORM's
+    bulk_create spends more time building the statement than the database spends on it, and a
+    season from scratch writes hundreds of thousands of rating entries."""
+    qn = connection.ops.quote_name
+    table = qn(model._meta.db_table)
+    names = ", ".join(qn(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+        batch: list[tuple] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) == _BATCH:
+                cursor.executemany(sql, batch)
+                batch = []
+        if batch:
+            cursor.executemany(sql, batch)
+
+
+# --- The peña's choice ---------------------------------------------------------------------------
+
+
+def ranking_settings_set(*, user: User, club: Club, shows: str) -> RankingSettings:
+    """Choose which ranking the peña's page shows: "rating", "points" or "both"."""
+    if shows not in RankingSettings.Shows.values:
+        raise Invalid(
+            "The ranking shows 'rating', 'points' or 'both', not '{shows}'.",
+            code="ranking_shows_unknown",
+            shows=str(shows)[:40],
+        )
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        roles.require_organizer(user, locked)
+        settings, _ = RankingSettings.objects.update_or_create(
+            club=locked, defaults={"shows": shows}
+        )
+    return settings

@@ -1,0 +1,108 @@
+"""Defences that sit in front of every view: the origin of a write, and guessing table links.
+
+Responsible for:
+- ``OriginCheckMiddleware``: a write (POST, PUT, PATCH, DELETE) that a browser sends from
+  another site is refused with 403. The table's pages and the table's API take no CSRF token
+  (the secret link is the credential), so this is what stops another site's page from posting
+  a result through a phone that has the link open. A request without an ``Origin`` header (a
+  script, an old browser) is left to the other checks.
+- ``TableLinkThrottleMiddleware``: a client that asks for table links that do not exist (a 404
+  under ``/mesa/`` or ``/api/v1/table/``) more than ``TABLE_LINK_MISSES`` times in
+  ``TABLE_LINK_WINDOW`` seconds gets 429 for the rest of that window: a link's 32 random
+  characters cannot be guessed by trying. The count lives in the cache (Redis in production,
+  shared by every process).
+- ``client_address``: the client's address, through the proxies the deployment trusts.
+
+Must not: decide who may do what (services and selectors do).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.cache import cache
+
+from config.errors import DomainError, Forbidden
+from config.views import error_response
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+TABLE_PATHS = re.compile(r"^/(mesa|api/v1/table)/")
+
+
+class TooManyMisses(DomainError):
+    status = 429
+    code = "table_link_guessing"
+
+
+def client_address(request) -> str:
+    """REMOTE_ADDR, or the address the trusted proxy in front of us saw (X-Forwarded-For)."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if forwarded and remote in settings.TRUSTED_PROXIES:
+        return forwarded.split(",")[-1].strip() or remote
+    return remote
+
+
+def _origin_allowed(request, origin: str) -> bool:
+    if origin == "null":
+        return False
+    parts = urlsplit(origin)
+    if f"{parts.scheme}://{parts.netloc}" in settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    try:
+        host = request.get_host()
+    except Exception:  # DisallowedHost: Django answers 400 for it further in
+        return True
+    return parts.netloc == host and parts.scheme == request.scheme
+
+
+class OriginCheckMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        origin = request.headers.get("Origin")
+        if request.method in UNSAFE and origin and not _origin_allowed(request, origin):
+            return error_response(
+                request,
+                Forbidden(
+                    "This request comes from another site ({origin}); it is refused.",
+                    code="origin_refused",
+                    origin=origin[:100],
+                ),
+            )
+        return self.get_response(request)
+
+
+class TableLinkThrottleMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not TABLE_PATHS.match(request.path_info):
+            return self.get_response(request)
+        key = f"table-link-misses:{client_address(request)}"
+        if (cache.get(key) or 0) >= settings.TABLE_LINK_MISSES:
+            window = settings.TABLE_LINK_WINDOW
+            response = error_response(
+                request,
+                TooManyMisses(
+                    "Too many table links that do not exist were tried from this address; wait "
+                    "{minutes} minutes and scan the table's QR code again.",
+                    code="table_link_guessing",
+                    minutes=max(1, window // 60),
+                ),
+            )
+            response["Retry-After"] = str(window)
+            return response
+        response = self.get_response(request)
+        if response.status_code == 404 and not cache.add(
+            key, 1, timeout=settings.TABLE_LINK_WINDOW
+        ):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired in between
+                cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW)
+        return response

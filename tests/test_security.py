@@ -1,0 +1,101 @@
+"""The defences in front of every view: the Content-Security-Policy, cookies that stay on their
+site, HSTS behind HTTPS, writes from another site refused, and table links that cannot be
+guessed by trying."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from tests.factories import MatchFactory, TournamentFactory, UserFactory
+from tests.test_infrastructure import SETUP, run_python
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counters():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_pages_forbid_inline_and_foreign_scripts():
+    response = Client().get("/")
+
+    policy = response["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";") if d.strip())
+    assert directives["script-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert "onchange=" not in response.content.decode()  # no inline handler left to block
+
+
+def test_the_session_cookie_stays_on_its_site():
+    UserFactory(username="ana", password="secreta-larga-1")
+    client = Client()
+    client.post("/accounts/login/", {"username": "ana", "password": "secreta-larga-1"})
+
+    assert client.cookies["sessionid"]["samesite"] == "Lax"
+
+
+def test_hsts_is_sent_only_when_served_over_https():
+    code = SETUP + "print(settings.SECURE_HSTS_SECONDS)"
+    common = {"DJANGO_ENV": "production", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "example.org"}
+
+    https = run_python(code, **common)
+    plain_http = run_python(code, **common, SECURE_COOKIES="false")
+
+    assert https.stdout.strip() == "31536000", https.stderr
+    assert plain_http.stdout.strip() == "0", plain_http.stderr
+
+
+@pytest.fixture
+def match():
+    tournament = TournamentFactory(status=Tournament.Status.RUNNING)
+    return MatchFactory(round__phase__tournament=tournament)
+
+
+def test_a_table_write_posted_from_another_site_is_refused(match):
+    client = Client()
+    body = {"result": {"games": [{"stones": [40, 12]}]}, "side": "a"}
+
+    foreign = client.post(
+        f"/api/v1/table/{match.token}/result",
+        body,
+        content_type="application/json",
+        headers={"Origin": "https://evil.example", "Idempotency-Key": "k-1"},
+    )
+    page = client.post(
+        f"/mesa/{match.token}/resultado/",
+        {"side": "a"},
+        headers={"Origin": "https://evil.example"},
+    )
+    same_site = client.post(
+        f"/api/v1/table/{match.token}/result",
+        body,
+        content_type="application/json",
+        headers={"Origin": "http://testserver", "Idempotency-Key": "k-2"},
+    )
+
+    assert foreign.status_code == 403
+    assert foreign.json()["error"]["code"] == "origin_refused"
+    assert page.status_code == 403
+    assert same_site.status_code != 403
+
+
+def test_guessing_table_links_is_stopped_per_address(settings, match):
+    settings.TABLE_LINK_MISSES = 5
+    guesser, other = Client(REMOTE_ADDR="10.0.0.5"), Client(REMOTE_ADDR="10.0.0.6")
+    for n in range(5):
+        assert guesser.get(f"/mesa/guess{n:04d}/").status_code == 404
+
+    page = guesser.get("/mesa/guess9999/")
+    api = guesser.get("/api/v1/table/guess9999")
+    real = guesser.get(f"/mesa/{match.token}/")
+
+    assert page.status_code == api.status_code == real.status_code == 429
+    assert api.json()["error"]["code"] == "table_link_guessing"
+    assert int(page["Retry-After"]) == settings.TABLE_LINK_WINDOW
+    assert other.get(f"/mesa/{match.token}/").status_code == 200

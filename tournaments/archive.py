@@ -1,0 +1,491 @@
+"""The archive format: a peña or one tournament as one versioned JSON document, and back.
+
+Responsible for: the shape of an archive and its checks, as plain data in and plain data out
+(no database): ``archive_build`` nests flat rows (what tournaments.selectors.archive reads)
+into the archive and seals it with its format, version and checksum; ``archive_open`` reads an
+archive (bytes, text or parsed JSON) and refuses one that is not JSON, not an Amarrako archive
+(foreign), of a newer version than this code reads, whose checksum does not match its content
+(corrupted: cut, edited by hand) or whose records lack a field or hold a value of the wrong
+type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
+that the JSON columns hold (a bracket's entrants, a liguilla's groups) to the ids an import
+gives the rows.
+
+The archive::
+
+    {"format": "amarrako.archive", "version": 1, "exported_at": "…", "scope": "club" | "tournament",
+     "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
+     "pairs": [...], "tournaments": [{…, "entries": [...], "phases": [{…, "groups": [...],
+     "rounds": [{…, "matches": [{…, "submissions": [...], "hands": [...],
+     "substitutions": [...], "late_penalties": [...]}]}]}], "audit": [...]}],
+     "checksum": "sha256:…"}
+
+Every record that others point at carries its ``id`` in the exporting instance; references
+(``pair``, ``entry_a``, ``winner``, ``source``, …) are those ids, valid only inside the archive.
+The importer gives every row a new id. Users are not exported (another instance has other
+accounts): who created a row or made an audited change is kept as a user name in ``actor``,
+for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
+instance's ids. A table's secret link (Match.token) is not exported: an import makes new ones.
+
+Must not: touch the database, or decide who may export or import (the services do).
+
+Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (match), mano
+(hand), cuadro (bracket).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from config.errors import Invalid
+from scoring.messages import Term
+
+FORMAT = "amarrako.archive"
+VERSION = 1
+
+#: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
+MAX_DEPTH = 48
+
+# --- The fields of each kind of record ----------------------------------------------------------
+# A type per field: int, str, bool, date, datetime, json (any JSON value), list; a trailing "?"
+# allows null. Nested lists of records are named in CHILDREN.
+
+RULES = {
+    "kings": "int",
+    "stones_per_game": "int",
+    "games_per_vaca": "int",
+    "vacas_per_match": "int",
+    "real_31": "str",
+    "dejes": "bool",
+    "min_envite": "int",
+}
+
+FIELDS: dict[str, dict[str, str]] = {
+    "club": {
+        "slug": "str",
+        "name": "str",
+        "town": "str",
+        "region": "str",
+        "contact_email": "str",
+        "contact_phone": "str",
+        "default_preset": "str?",
+    },
+    "clubs": {"slug": "str", "name": "str"},
+    "presets": {"name": "str", **RULES},
+    "players": {
+        "id": "int",
+        "first_name": "str",
+        "last_name": "str",
+        "email": "str",
+        "phone": "str",
+        "member": "bool",
+    },
+    "pairs": {
+        "id": "int",
+        "player_one": "int",
+        "player_two": "int",
+        "name": "str",
+        "club": "str?",
+        "created_at": "datetime",
+    },
+    "tournaments": {
+        "id": "int",
+        "name": "str",
+        "slug": "str",
+        "venue": "str",
+        "starts_on": "date",
+        "ends_on": "date?",
+        "is_public": "bool",
+        "status": "str",
+        "tables_available": "int",
+        "max_pairs": "int?",
+        "tiebreaks": "list",
+        "late_minutes_per_game": "int?",
+        "draw_seed": "int",
+        "preset_name": "str",
+        **RULES,
+        "created_by": "str?",
+        "created_at": "datetime",
+    },
+    "entries": {
+        "id": "int",
+        "pair": "int",
+        "seed": "int?",
+        "status": "str",
+        "pinned_table": "int?",
+        "registered_at": "datetime",
+        "checked_in_at": "datetime?",
+        "withdrawn_at": "datetime?",
+    },
+    "phases": {
+        "id": "int",
+        "order": "int",
+        "name": "str",
+        "format": "str",
+        "status": "str",
+        "rounds_planned": "int?",
+        "group_size": "int?",
+        "qualifiers_per_group": "int?",
+        "lives": "int",
+        "third_place": "bool",
+        "grand_final_reset": "bool",
+        "separate_clubs_rounds": "int",
+        "source": "int?",
+        "stones_per_game": "int?",
+        "games_per_vaca": "int?",
+        "vacas_per_match": "int?",
+        "bracket": "json",
+        "settings": "json",
+    },
+    "groups": {"id": "int", "name": "str", "entries": "list"},
+    "rounds": {
+        "number": "int",
+        "status": "str",
+        "published_at": "datetime?",
+        "closed_at": "datetime?",
+        "created_at": "datetime",
+    },
+    "matches": {
+        "id": "int",
+        "group": "int?",
+        "bracket_key": "str",
+        "table_number": "int?",
+        "entry_a": "int?",
+        "entry_b": "int?",
+        "status": "str",
+        "kind": "str",
+        "winner": "int?",
+        "games_a": "int",
+        "games_b": "int",
+        "vacas_a": "int",
+        "vacas_b": "int",
+        "stones_a": "int",
+        "stones_b": "int",
+        "result": "json",
+        "version": "int",
+        "reasons": "list",
+        "first_mano": "str",
+        "started_at": "datetime?",
+        "confirmed_at": "datetime?",
+        "created_at": "datetime",
+    },
+    "submissions": {
+        "side": "str",
+        "via": "str",
+        "payload": "json",
+        "summary": "json",
+        "idempotency_key": "str",
+        "based_on_version": "int",
+        "device": "str",
+        "created_by": "str?",
+        "created_at": "datetime",
+    },
+    "hands": {
+        "number": "int",
+        "payload": "json",
+        "idempotency_key": "str",
+        "created_at": "datetime",
+    },
+    "substitutions": {
+        "entry": "int",
+        "replaced": "int",
+        "substitute": "int",
+        "created_at": "datetime",
+    },
+    "late_penalties": {
+        "entry": "int",
+        "minutes_late": "int",
+        "games_lost": "int",
+        "created_at": "datetime",
+    },
+    "audit": {
+        "match": "int?",
+        "action": "str",
+        "actor": "str?",
+        "via": "str",
+        "device": "str",
+        "old": "json",
+        "new": "json",
+        "created_at": "datetime",
+    },
+}
+
+#: the lists of records each kind holds, in the order they nest
+CHILDREN: dict[str, tuple[str, ...]] = {
+    "tournaments": ("entries", "phases", "audit"),
+    "phases": ("groups", "rounds"),
+    "rounds": ("matches",),
+    "matches": ("submissions", "hands", "substitutions", "late_penalties"),
+}
+
+#: the top-level lists of records
+TOP = ("clubs", "presets", "players", "pairs", "tournaments")
+
+SCOPES = ("club", "tournament")
+
+
+# --- Building ----------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A column's value as JSON: dates and times in ISO 8601, the rest as it is."""
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return value
+
+
+def record(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """The archive's record of ``kind`` from a row (a mapping with at least its fields)."""
+    return {name: _plain(row[name]) for name in FIELDS[kind]}
+
+
+def checksum(archive: Mapping[str, Any]) -> str:
+    """``sha256:`` and the hex digest of the archive's canonical JSON, without its checksum."""
+    content = {k: v for k, v in archive.items() if k != "checksum"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def archive_build(
+    *,
+    scope: str,
+    exported_at: dt.datetime,
+    club: Mapping[str, Any],
+    clubs: list[Mapping[str, Any]],
+    presets: list[Mapping[str, Any]],
+    players: list[Mapping[str, Any]],
+    pairs: list[Mapping[str, Any]],
+    tournaments: list[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The sealed archive. ``tournaments`` are rows with their children already nested under
+    the names of CHILDREN (each a list of rows); every row is reduced to its kind's fields."""
+
+    def nested(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
+        out = record(kind, row)
+        for child in CHILDREN.get(kind, ()):
+            out[child] = [nested(child, r) for r in row[child]]
+        return out
+
+    archive: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _plain(exported_at),
+        "scope": scope,
+        "club": record("club", club),
+        "clubs": [record("clubs", c) for c in clubs],
+        "presets": [record("presets", p) for p in presets],
+        "players": [record("players", p) for p in players],
+        "pairs": [record("pairs", p) for p in pairs],
+        "tournaments": [nested("tournaments", t) for t in tournaments],
+    }
+    archive["checksum"] = checksum(archive)
+    return archive
+
+
+def archive_dumps(archive: Mapping[str, Any]) -> str:
+    """The archive as the text a file holds (UTF-8, indented for a person to read)."""
+    return json.dumps(archive, ensure_ascii=False, indent=1)
+
+
+# --- Opening -----------------------------------------------------------------------------------
+
+
+def _damaged(where: str, problem: Term) -> Invalid:
+    return Invalid(
+        "The archive is damaged at {where}: {problem}.",
+        code="archive_damaged",
+        where=where,
+        problem=problem,
+    )
+
+
+def _parse(raw: bytes | str) -> Any:
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Invalid("The archive is not UTF-8 text.", code="archive_not_text") from None
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise Invalid(
+            "The archive is nested more than {limit} levels deep.",
+            code="archive_too_deep",
+            limit=MAX_DEPTH,
+        ) from None
+    except ValueError as exc:
+        raise Invalid(
+            "The archive is not valid JSON: {reason}.",
+            code="archive_not_json",
+            reason=str(exc)[:120],
+        ) from None
+
+
+def _depth(value: Any, limit: int) -> bool:
+    """True if ``value`` nests deeper than ``limit`` (iteratively: no recursion limit)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if level > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return False
+
+
+def _has_nul(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
+    """The archive, checked (see the module docstring); Invalid with its own code otherwise.
+
+    ``raw`` is the file's bytes or text, or JSON already parsed (an API body).
+    """
+    data = _parse(raw) if isinstance(raw, bytes | str) else raw
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Invalid(
+            "This is not an Amarrako archive (its format is not '{format}').",
+            code="archive_foreign",
+            format=FORMAT,
+        )
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _damaged("version", Term("not a version number"))
+    if version > VERSION:
+        raise Invalid(
+            "The archive is of format version {version}; this Amarrako reads up to version "
+            "{supported}. Import it into a newer Amarrako.",
+            code="archive_version_newer",
+            version=version,
+            supported=VERSION,
+        )
+    if _depth(data, MAX_DEPTH):
+        raise Invalid(
+            "The archive is nested more than {limit} levels deep.",
+            code="archive_too_deep",
+            limit=MAX_DEPTH,
+        )
+    if data.get("checksum") != checksum(data):
+        raise Invalid(
+            "The archive's checksum does not match its content: it was cut short or changed "
+            "after it was exported. Export it again.",
+            code="archive_checksum",
+        )
+    if _has_nul(data):
+        raise _damaged("(text)", Term("a NUL character"))
+    if data.get("scope") not in SCOPES:
+        raise _damaged("scope", Term("neither 'club' nor 'tournament'"))
+    _check_record("club", data.get("club"), "club")
+    for kind in TOP:
+        _check_list(kind, data.get(kind), kind)
+    return data
+
+
+def _check_list(kind: str, value: Any, where: str) -> None:
+    if not isinstance(value, list):
+        raise _damaged(where, Term("not a list"))
+    for n, item in enumerate(value):
+        _check_record(kind, item, f"{where}[{n}]")
+
+
+def _check_record(kind: str, value: Any, where: str) -> None:
+    if not isinstance(value, dict):
+        raise _damaged(where, Term("not an object"))
+    for name, kind_of_value in FIELDS[kind].items():
+        if name not in value:
+            raise _damaged(f"{where}.{name}", Term("missing"))
+        problem = _type_problem(value[name], kind_of_value)
+        if problem:
+            raise _damaged(f"{where}.{name}", problem)
+    for child in CHILDREN.get(kind, ()):
+        _check_list(child, value.get(child), f"{where}.{child}")
+
+
+def _type_problem(value: Any, kind: str) -> Term | None:
+    """What is wrong with ``value`` for a field of ``kind`` (None if nothing)."""
+    if kind.endswith("?"):
+        if value is None:
+            return None
+        kind = kind[:-1]
+    if kind == "json":
+        return None
+    if kind == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31
+        return None if ok else Term("not a whole number")
+    if kind == "bool":
+        return None if isinstance(value, bool) else Term("not true or false")
+    if kind == "list":
+        return None if isinstance(value, list) else Term("not a list")
+    if not isinstance(value, str):
+        return Term("not text")
+    if kind == "date":
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            return Term("not a date")
+    elif kind == "datetime":
+        try:
+            dt.datetime.fromisoformat(value)
+        except ValueError:
+            return Term("not a date and time")
+    return None
+
+
+def parse_date(value: str | None) -> dt.date | None:
+    return None if value is None else dt.date.fromisoformat(value)
+
+
+def parse_datetime(value: str | None) -> dt.datetime | None:
+    return None if value is None else dt.datetime.fromisoformat(value)
+
+
+# --- Ids held in JSON columns ------------------------------------------------------------------
+
+
+def bracket_remap(bracket: Any, entries: Mapping[int, int]) -> Any:
+    """A stored bracket (Phase.bracket) with its entrant ids replaced through ``entries``;
+    KeyError for an entrant the archive does not hold."""
+    if not isinstance(bracket, dict):
+        return bracket
+    out = dict(bracket)
+    if isinstance(bracket.get("draw_order"), list):
+        out["draw_order"] = [entries[i] for i in bracket["draw_order"]]
+    matches = []
+    for m in bracket.get("matches", []):
+        m = dict(m)
+        for side in ("a", "b"):
+            slot = dict(m[side])
+            if slot.get("entrant_id") is not None:
+                slot["entrant_id"] = entries[slot["entrant_id"]]
+            m[side] = slot
+        matches.append(m)
+    if "matches" in bracket:
+        out["matches"] = matches
+    return out
+
+
+def phase_settings_remap(settings: Any, entries: Mapping[int, int]) -> Any:
+    """A phase's settings with the entry ids of its stored liguilla groups replaced."""
+    if not isinstance(settings, dict) or not isinstance(settings.get("groups"), list):
+        return settings
+    groups = [
+        {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]} for g in settings["groups"]
+    ]
+    return {**settings, "groups": groups}

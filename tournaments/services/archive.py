@@ -1,0 +1,506 @@
+"""Writes of an import: a peña's or a tournament's archive (tournaments.archive) into this
+instance, whole or not at all.
+
+Responsible for: ``archive_import``. It opens the archive (tournaments.archive refuses a
+foreign, newer, corrupted or malformed one), then, in ONE transaction:
+
+- finds the peña by its slug, or creates it with the importing user as its owner; into a peña
+  that exists, only one of its organizers imports;
+- refuses the whole archive if one of its tournaments' slugs is taken in that peña (importing
+  the same archive twice is a Conflict, not a copy);
+- reuses what the peña already has — a preset of the same name, a player of the peña with the
+  same name and e-mail, a pair of the same two players and peña — and creates the rest; a
+  pair's other peña (a visiting pair) is found by its slug or created bare (name and slug);
+- creates the tournaments with every entry, phase, group, round, match, submission, hand,
+  substitution, lateness penalty and audit row, with new ids (references and the ids in the
+  brackets' and groups' JSON follow), new table links, and the timestamps of the archive;
+- recomputes each phase's standings (tournaments.services.standings), so the imported
+  tournament shows the same standings at once; and writes one audit row per tournament
+  (``tournament_imported``).
+
+Any value the models refuse (a status that does not exist, a text too long, a number out of
+range, a reference to a record the archive does not hold, a constraint) refuses the whole
+archive with an Invalid that says where, and nothing is stored.
+
+Must not: shape or check the archive's format (tournaments.archive does), or read for an
+export (tournaments.selectors.archive does).
+
+Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (match).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+
+from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
+from clubs.roles import require_organizer
+from config.errors import Conflict, Forbidden, Invalid
+from scoring.messages import Term
+from tournaments.archive import (
+    FIELDS,
+    RULES,
+    archive_open,
+    bracket_remap,
+    parse_date,
+    parse_datetime,
+    phase_settings_remap,
+)
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    Group,
+    HandEntry,
+    LatePenalty,
+    Match,
+    Phase,
+    ResultSubmission,
+    Round,
+    Substitution,
+    Tournament,
+)
+from tournaments.services.base import User
+from tournaments.services.standings import standings_refresh
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    club: Club
+    club_created: bool
+    tournaments: list[Tournament]
+    players_created: int
+    pairs_created: int
+
+
+def _value_refused(where: str, field: str) -> Invalid:
+    return Invalid(
+        "The archive is damaged at {where}: this Amarrako does not accept the value of '{field}'.",
+        code="archive_value",
+        where=where,
+        field=field,
+    )
+
+
+def _reference(where: str, kind: Term, ref: Any) -> Invalid:
+    return Invalid(
+        "The archive is damaged at {where}: it refers to {kind} {id}, which it does not hold.",
+        code="archive_reference",
+        where=where,
+        kind=kind,
+        id=str(ref)[:40],
+    )
+
+
+class _Ids:
+    """The archive's ids of one kind → the rows created (or reused) for them."""
+
+    def __init__(self, kind: Term) -> None:
+        self.kind = kind
+        self.rows: dict[int, Any] = {}
+
+    def __setitem__(self, ref: int, row: Any) -> None:
+        self.rows[ref] = row
+
+    def get(self, ref: int | None, where: str) -> Any:
+        if ref is None:
+            return None
+        try:
+            return self.rows[ref]
+        except (KeyError, TypeError):
+            raise _reference(where, self.kind, ref) from None
+
+    def pk(self, ref: int | None, where: str) -> int | None:
+        row = self.get(ref, where)
+        return None if row is None else row.pk
+
+
+def _checked(obj: models.Model, where: str, exclude: tuple[str, ...] = ()) -> models.Model:
+    """``obj`` once its values pass the model's own field checks (choices, lengths, ranges)."""
+    skip = [f.name for f in obj._meta.fields if f.is_relation] + list(exclude)
+    try:
+        obj.clean_fields(exclude=skip)
+    except ValidationError as error:
+        field = next(iter(error.message_dict), "?")
+        raise _value_refused(where, field) from None
+    return obj
+
+
+def _insert(model: type[models.Model], rows: list[tuple[models.Model, dict[str, Any]]]) -> None:
+    """Create the rows, then give them the archive's timestamps (creating sets ``auto_now_add``
+    columns to now; an update after it keeps them as they were)."""
+    if not rows:
+        return
+    objs = [obj for obj, _ in rows]
+    model.objects.bulk_create(objs, batch_size=500)
+    stamps = sorted({name for _, s in rows for name in s})
+    if stamps:
+        for obj, values in rows:
+            for name, value in values.items():
+                setattr(obj, name, value)
+        model.objects.bulk_update(objs, stamps, batch_size=500)
+
+
+def archive_import(*, raw: Any, actor: User) -> ImportResult:
+    """Import an archive (its bytes, text or parsed JSON); see the module docstring."""
+    if actor is None or not actor.is_authenticated:
+        raise Forbidden("Log in to import an archive.", code="archive_login")
+    archive = archive_open(raw)
+    try:
+        with transaction.atomic():
+            result = _import(archive, actor)
+    except (IntegrityError, DataError) as error:
+        log.warning("archive refused by the database: %s", error)
+        raise Invalid(
+            "The archive's records contradict each other (two rows where one is allowed, a "
+            "pair of one player, …); nothing was imported.",
+            code="archive_inconsistent",
+        ) from None
+    log.info(
+        "archive imported into %s: %s tournaments, %s players and %s pairs created",
+        result.club.slug,
+        len(result.tournaments),
+        result.players_created,
+        result.pairs_created,
+    )
+    return result
+
+
+def _import(archive: Mapping[str, Any], actor: User) -> ImportResult:
+    data = archive["club"]
+    club = Club.objects.select_for_update().filter(slug=data["slug"]).first()
+    created = club is None
+    if created:
+        club = _checked(
+            Club(**{f: data[f] for f in FIELDS["club"] if f != "default_preset"}), "club"
+        )
+        club.save()
+        Membership.objects.create(club=club, user=actor, role=Membership.Role.OWNER)
+    else:
+        require_organizer(actor, club)
+
+    taken = set(
+        Tournament.objects.filter(
+            club=club, slug__in=[t["slug"] for t in archive["tournaments"]]
+        ).values_list("slug", flat=True)
+    )
+    if taken:
+        raise Conflict(
+            "{club_name} already has a tournament '{slug}'; nothing was imported. An archive "
+            "is imported once.",
+            code="archive_tournament_exists",
+            club_name=club.name,
+            slug=sorted(taken)[0],
+        )
+
+    presets = {p.name: p for p in RuleSetPreset.objects.filter(club=club)}
+    for n, row in enumerate(archive["presets"]):
+        if row["name"] not in presets:
+            preset = _checked(RuleSetPreset(club=club, **row), f"presets[{n}]")
+            preset.save()
+            presets[preset.name] = preset
+    if created and data["default_preset"] in presets:
+        club.default_preset = presets[data["default_preset"]]
+        club.save(update_fields=["default_preset"])
+
+    clubs = {club.slug: club}
+    for n, row in enumerate(archive["clubs"]):
+        if row["slug"] not in clubs:
+            other = Club.objects.filter(slug=row["slug"]).first()
+            if other is None:
+                other = _checked(Club(slug=row["slug"], name=row["name"]), f"clubs[{n}]")
+                other.save()
+            clubs[other.slug] = other
+
+    players, players_created = _players(archive["players"], club)
+    pairs, pairs_created = _pairs(archive["pairs"], clubs, players)
+    tournaments = [
+        _tournament(row, f"tournaments[{n}]", club, actor, players, pairs)
+        for n, row in enumerate(archive["tournaments"])
+    ]
+    return ImportResult(club, created, tournaments, players_created, pairs_created)
+
+
+def _name_key(first: str, last: str, email: str) -> tuple[str, str, str]:
+    return (first.casefold().strip(), last.casefold().strip(), email.casefold().strip())
+
+
+def _players(rows: list[dict], club: Club) -> tuple[_Ids, int]:
+    ids = _Ids(Term("player"))
+    known = {_name_key(p.first_name, p.last_name, p.email): p for p in club.players.all()}
+    new: list[tuple[Player, dict]] = []
+    members = []
+    for n, row in enumerate(rows):
+        player = known.get(_name_key(row["first_name"], row["last_name"], row["email"]))
+        if player is None:  # a player the peña has is a member already
+            values = {f: row[f] for f in ("first_name", "last_name", "email", "phone")}
+            player = _checked(Player(**values), f"players[{n}]")
+            new.append((player, {}))
+            if row["member"]:
+                members.append(player)
+        ids[row["id"]] = player
+    _insert(Player, new)
+    club.players.add(*members)
+    return ids, len(new)
+
+
+def _pairs(rows: list[dict], clubs: dict[str, Club], players: _Ids) -> tuple[_Ids, int]:
+    ids = _Ids(Term("pair"))
+    known = {
+        (frozenset((p.player_one_id, p.player_two_id)), p.club_id): p
+        for p in Pair.objects.filter(
+            player_one_id__in=[p.pk for p in players.rows.values()], club__in=clubs.values()
+        )
+    }
+    new: list[tuple[Pair, dict]] = []
+    for n, row in enumerate(rows):
+        where = f"pairs[{n}]"
+        one = players.pk(row["player_one"], f"{where}.player_one")
+        two = players.pk(row["player_two"], f"{where}.player_two")
+        if row["club"] is not None and row["club"] not in clubs:
+            raise _reference(f"{where}.club", Term("peña"), row["club"])
+        club = clubs.get(row["club"]) if row["club"] else None
+        pair = known.get((frozenset((one, two)), club.pk if club else None))
+        if pair is None:
+            pair = Pair(player_one_id=one, player_two_id=two, name=row["name"], club=club)
+            _checked(pair, where)
+            new.append((pair, {"created_at": parse_datetime(row["created_at"])}))
+            known[(frozenset((one, two)), club.pk if club else None)] = pair
+        ids[row["id"]] = pair
+    _insert(Pair, new)
+    return ids, len(new)
+
+
+_TOURNAMENT_COPIED = (
+    "name",
+    "slug",
+    "venue",
+    "is_public",
+    "status",
+    "tables_available",
+    "max_pairs",
+    "tiebreaks",
+    "late_minutes_per_game",
+    "draw_seed",
+    "preset_name",
+    *RULES,
+)
+
+_PHASE_COPIED = tuple(
+    f for f in FIELDS["phases"] if f not in ("id", "source", "bracket", "settings")
+)
+
+_MATCH_COPIED = (
+    "bracket_key",
+    "table_number",
+    "status",
+    "kind",
+    "games_a",
+    "games_b",
+    "vacas_a",
+    "vacas_b",
+    "stones_a",
+    "stones_b",
+    "result",
+    "version",
+    "reasons",
+    "first_mano",
+)
+
+
+def _tournament(
+    row: dict, where: str, club: Club, actor: User, players: _Ids, pairs: _Ids
+) -> Tournament:
+    tournament = Tournament(
+        club=club,
+        created_by=actor,
+        starts_on=parse_date(row["starts_on"]),
+        ends_on=parse_date(row["ends_on"]),
+        **{f: row[f] for f in _TOURNAMENT_COPIED},
+    )
+    _checked(tournament, where)
+    tournament.save()
+    Tournament.objects.filter(pk=tournament.pk).update(created_at=parse_datetime(row["created_at"]))
+
+    entries = _Ids(Term("entry"))
+    new_entries = []
+    for n, e in enumerate(row["entries"]):
+        at = f"{where}.entries[{n}]"
+        entry = Entry(
+            tournament=tournament,
+            pair=pairs.get(e["pair"], f"{at}.pair"),
+            seed=e["seed"],
+            status=e["status"],
+            pinned_table=e["pinned_table"],
+            checked_in_at=parse_datetime(e["checked_in_at"]),
+            withdrawn_at=parse_datetime(e["withdrawn_at"]),
+        )
+        new_entries.append(
+            (_checked(entry, at), {"registered_at": parse_datetime(e["registered_at"])})
+        )
+        entries[e["id"]] = entry
+    _insert(Entry, new_entries)
+    entry_pks = {ref: entry.pk for ref, entry in entries.rows.items()}
+
+    phases, groups = _Ids(Term("phase")), _Ids(Term("group"))
+    matches = _Ids(Term("match"))
+    children: dict[str, list[tuple[models.Model, dict]]] = {
+        "submissions": [],
+        "hands": [],
+        "substitutions": [],
+        "late_penalties": [],
+    }
+    for n, p in enumerate(row["phases"]):
+        at = f"{where}.phases[{n}]"
+        try:
+            bracket = bracket_remap(p["bracket"], entry_pks)
+            settings = phase_settings_remap(p["settings"], entry_pks)
+        except (KeyError, TypeError, AttributeError):
+            raise _value_refused(at, "bracket") from None
+        phase = Phase(
+            tournament=tournament,
+            source=phases.get(p["source"], f"{at}.source"),
+            bracket=bracket,
+            settings=settings,
+            **{f: p[f] for f in _PHASE_COPIED},
+        )
+        _checked(phase, at)
+        phase.save()
+        phases[p["id"]] = phase
+        for g_n, g in enumerate(p["groups"]):
+            g_at = f"{at}.groups[{g_n}]"
+            group = _checked(Group(phase=phase, name=g["name"]), g_at)
+            group.save()
+            group.entries.set([entries.pk(e, f"{g_at}.entries") for e in g["entries"]])
+            groups[g["id"]] = group
+        for r_n, r in enumerate(p["rounds"]):
+            r_at = f"{at}.rounds[{r_n}]"
+            rnd = Round(
+                phase=phase,
+                number=r["number"],
+                status=r["status"],
+                published_at=parse_datetime(r["published_at"]),
+                closed_at=parse_datetime(r["closed_at"]),
+            )
+            _checked(rnd, r_at)
+            rnd.save()
+            Round.objects.filter(pk=rnd.pk).update(created_at=parse_datetime(r["created_at"]))
+            new_matches = []
+            for m_n, m in enumerate(r["matches"]):
+                m_at = f"{r_at}.matches[{m_n}]"
+                match = Match(
+                    round=rnd,
+                    group=groups.get(m["group"], f"{m_at}.group"),
+                    entry_a_id=entries.pk(m["entry_a"], f"{m_at}.entry_a"),
+                    entry_b_id=entries.pk(m["entry_b"], f"{m_at}.entry_b"),
+                    winner_id=entries.pk(m["winner"], f"{m_at}.winner"),
+                    started_at=parse_datetime(m["started_at"]),
+                    confirmed_at=parse_datetime(m["confirmed_at"]),
+                    **{f: m[f] for f in _MATCH_COPIED},
+                )
+                new_matches.append(
+                    (_checked(match, m_at), {"created_at": parse_datetime(m["created_at"])})
+                )
+                matches[m["id"]] = match
+                _match_children(m, m_at, match, entries, players, children)
+            _insert(Match, new_matches)
+    for kind, model in (
+        ("submissions", ResultSubmission),
+        ("hands", HandEntry),
+        ("substitutions", Substitution),
+        ("late_penalties", LatePenalty),
+    ):
+        for obj, _ in children[kind]:
+            obj.match_id = obj.match.pk  # the matches have their ids now
+        _insert(model, children[kind])
+
+    audit = []
+    for n, a in enumerate(row["audit"]):
+        at = f"{where}.audit[{n}]"
+        entry = AuditEntry(
+            tournament=tournament,
+            match=matches.get(a["match"], f"{at}.match"),
+            action=a["action"],
+            via=a["via"],
+            device=a["device"],
+            old=a["old"],
+            new=a["new"],
+        )
+        audit.append((_checked(entry, at), {"created_at": parse_datetime(a["created_at"])}))
+    for obj, _ in audit:
+        obj.match_id = obj.match.pk if obj.match is not None else None
+    _insert(AuditEntry, audit)
+    AuditEntry.objects.create(
+        tournament=tournament,
+        action="tournament_imported",
+        actor=actor,
+        via="import",
+        new={"archive_tournament": row["id"]},
+    )
+    for phase in phases.rows.values():
+        standings_refresh(phase=phase)
+    return tournament
+
+
+def _match_children(
+    m: dict,
+    where: str,
+    match: Match,
+    entries: _Ids,
+    players: _Ids,
+    children: dict[str, list[tuple[models.Model, dict]]],
+) -> None:
+    for n, s in enumerate(m["submissions"]):
+        at = f"{where}.submissions[{n}]"
+        obj = ResultSubmission(
+            match=match,
+            side=s["side"],
+            via=s["via"],
+            payload=s["payload"],
+            summary=s["summary"],
+            idempotency_key=s["idempotency_key"],
+            based_on_version=s["based_on_version"],
+            device=s["device"],
+        )
+        children["submissions"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
+        )
+    for n, h in enumerate(m["hands"]):
+        at = f"{where}.hands[{n}]"
+        obj = HandEntry(
+            match=match,
+            number=h["number"],
+            payload=h["payload"],
+            idempotency_key=h["idempotency_key"],
+        )
+        children["hands"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(h["created_at"])})
+        )
+    for n, s in enumerate(m["substitutions"]):
+        at = f"{where}.substitutions[{n}]"
+        obj = Substitution(
+            match=match,
+            entry=entries.get(s["entry"], f"{at}.entry"),
+            replaced=players.get(s["replaced"], f"{at}.replaced"),
+            substitute=players.get(s["substitute"], f"{at}.substitute"),
+        )
+        children["substitutions"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
+        )
+    for n, p in enumerate(m["late_penalties"]):
+        at = f"{where}.late_penalties[{n}]"
+        obj = LatePenalty(
+            match=match,
+            entry=entries.get(p["entry"], f"{at}.entry"),
+            minutes_late=p["minutes_late"],
+            games_lost=p["games_lost"],
+        )
+        children["late_penalties"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(p["created_at"])})
+        )
