@@ -18,6 +18,7 @@ Must not: decide who may do what (services and selectors do).
 
 from __future__ import annotations
 
+import logging
 import re
 from urllib.parse import urlsplit
 
@@ -26,6 +27,8 @@ from django.core.cache import cache
 
 from config.errors import DomainError, Forbidden
 from config.views import error_response
+
+log = logging.getLogger(__name__)
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 TABLE_PATHS = re.compile(r"^/(mesa|api/v1/table)/")
@@ -84,7 +87,7 @@ class TableLinkThrottleMiddleware:
         if not TABLE_PATHS.match(request.path_info):
             return self.get_response(request)
         key = f"table-link-misses:{client_address(request)}"
-        if (cache.get(key) or 0) >= settings.TABLE_LINK_MISSES:
+        if _misses(key) >= settings.TABLE_LINK_MISSES:
             window = settings.TABLE_LINK_WINDOW
             response = error_response(
                 request,
@@ -98,11 +101,30 @@ class TableLinkThrottleMiddleware:
             response["Retry-After"] = str(window)
             return response
         response = self.get_response(request)
-        if response.status_code == 404 and not cache.add(
-            key, 1, timeout=settings.TABLE_LINK_WINDOW
-        ):
+        if response.status_code == 404:
+            _count_miss(key)
+        return response
+
+
+# The counters live in the shared cache (Redis in production). When it is down, the phones'
+# real table links must keep working, results included (the soak found every table request
+# answering 500 while Redis was down): the throttle lets requests through and says so.
+
+
+def _misses(key: str) -> int:
+    try:
+        return cache.get(key) or 0
+    except Exception:  # the cache's errors are many (redis, socket): none may refuse a phone
+        log.warning("table-link throttle: the cache is unreachable; not counting", exc_info=True)
+        return 0
+
+
+def _count_miss(key: str) -> None:
+    try:
+        if not cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW):
             try:
                 cache.incr(key)
             except ValueError:  # expired in between
                 cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW)
-        return response
+    except Exception:
+        log.warning("table-link throttle: the cache is unreachable; not counting", exc_info=True)

@@ -334,6 +334,12 @@ CELERY_BEAT_SCHEDULE = {
     "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
 }
 
+# --- Benchmarks -----------------------------------------------------------------------------
+
+# benchmarks/load.py compares the API with a bare view that inserts one row (config/benchmark.py),
+# mounted at /bench/insert only when this is on.
+BENCHMARK_VIEWS = env_bool("BENCHMARK_VIEWS")
+
 # --- Logging --------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()

@@ -1,4 +1,5 @@
 from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -25,6 +26,11 @@ urlpatterns = [
     ),
     path("", include("tournaments.urls", namespace="web")),
 ]
+
+if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production
+    from config import benchmark
+
+    urlpatterns.insert(0, path("bench/insert", benchmark.insert_one, name="bench-insert"))
 
 handler400 = "config.views.bad_request"
 handler403 = "config.views.permission_denied"

@@ -43,6 +43,7 @@ SERVICE_SKIP_REASON = "needs {services}; run with CI=true to include it"
 # (or takes them from) a developer's `make worker` on the configured one.
 TEST_BROKER_DB = 5
 WORKER_START_TIMEOUT = 30
+WORKER_IDLE_TIMEOUT = 30
 
 hypothesis_settings.register_profile("ci", deadline=None, print_blob=True, database=None)
 hypothesis_settings.register_profile("dev", deadline=None)
@@ -228,14 +229,22 @@ def celery_worker_process(django_db_setup, tmp_path_factory) -> Iterator[CeleryW
 
 
 @pytest.fixture
-def celery_worker(celery_worker_process: CeleryWorker) -> Iterator[CeleryWorker]:
-    """Send this test's `.delay()` calls to the real worker instead of running them eagerly."""
+def celery_worker(transactional_db, celery_worker_process: CeleryWorker) -> Iterator[CeleryWorker]:
+    """Send this test's `.delay()` calls to the real worker instead of running them eagerly.
+
+    At the end it waits until the worker has run every task the test queued, before the test
+    database is flushed (it takes ``transactional_db``, so its teardown runs before the flush).
+    A test waits only for the task it checks: ``round_publish`` queues the pairings e-mail and
+    then a standings refresh, and a flush's TRUNCATE of every table, run while that refresh held
+    the phase's row lock and wanted the snapshot table, deadlocked (DeadlockDetected, issue 12).
+    """
     conf = celery_app.conf
     conf.task_always_eager = False
     try:
         yield celery_worker_process
     finally:
         conf.task_always_eager = True
+        _wait_until_idle(celery_worker_process)
 
 
 def _test_database_url() -> str:
@@ -270,6 +279,38 @@ def _wait_until_ready(worker: CeleryWorker) -> None:
         f"the Celery worker did not answer a ping within {WORKER_START_TIMEOUT} s:\n"
         f"{worker.log_tail()}"
     )
+
+
+def _broker_backlog(client: redis.Redis) -> int:
+    """Messages of the task queue not yet acknowledged: waiting in its lists (one per priority)
+    or delivered to the worker and not acknowledged (tasks are acks_late: until they ran)."""
+    queue = celery_app.conf.task_default_queue.encode()
+    waiting = sum(
+        client.llen(key)
+        for key in client.scan_iter(match=queue + b"*")
+        if key == queue or key.startswith(queue + b"\x06\x16")
+    )
+    return waiting + client.hlen("unacked")
+
+
+def _wait_until_idle(worker: CeleryWorker) -> None:
+    """Return once the worker has run and acknowledged every task queued so far.
+
+    Redis holds the truth: the queue's lists and the ``unacked`` hash of delivered messages.
+    A message moves from one to the other in two steps, so idleness must be seen a few times
+    in a row. A task retried later is a new message the worker holds unacknowledged: waited for.
+    """
+    client = redis.Redis.from_url(worker.broker_url)
+    deadline = time.monotonic() + WORKER_IDLE_TIMEOUT
+    idle_seen = 0
+    while idle_seen < 3:
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"the Celery worker still had {_broker_backlog(client)} tasks after "
+                f"{WORKER_IDLE_TIMEOUT} s:\n{worker.log_tail()}"
+            )
+        idle_seen = idle_seen + 1 if _broker_backlog(client) == 0 else 0
+        time.sleep(0.05)
 
 
 def _stop(worker: CeleryWorker) -> None:

@@ -99,3 +99,19 @@ def test_guessing_table_links_is_stopped_per_address(settings, match):
     assert api.json()["error"]["code"] == "table_link_guessing"
     assert int(page["Retry-After"]) == settings.TABLE_LINK_WINDOW
     assert other.get(f"/mesa/{match.token}/").status_code == 200
+
+
+def test_a_table_link_works_while_the_cache_behind_the_throttle_is_down(settings, match):
+    # The soak (benchmarks/soak.py) found every table request answering 500 while Redis, which
+    # holds the throttle's counters in production, was down. Nothing listens on port 1.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        }
+    }
+    client = Client()
+
+    assert client.get(f"/api/v1/table/{match.token}").status_code == 200
+    assert client.get("/api/v1/table/guess0000").status_code == 404
+    assert client.get(f"/mesa/{match.token}/").status_code == 200

@@ -364,7 +364,10 @@ def advance_bracket(phase: Phase) -> Advanced:
     corrected result changed. Idempotent: a bracket key is never created twice."""
     bracket = bracket_from_json(phase.bracket)
     rows = list(
-        Match.objects.select_for_update().filter(round__phase=phase).exclude(bracket_key="")
+        Match.objects.select_for_update(of=("self",))
+        .filter(round__phase=phase)
+        .exclude(bracket_key="")
+        .order_by("pk")
     )
     by_key = {m.bracket_key: m for m in rows}
     winners = {

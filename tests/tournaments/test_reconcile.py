@@ -10,7 +10,13 @@ from clubs.models import RatedMatch
 from tests.factories import tournament_field
 from tournaments.models import Match, Notification, Round, StandingsSnapshot, Tournament
 from tournaments.services.reconcile import reconcile_pending
-from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
+from tournaments.services.rounds import (
+    phase_create,
+    phase_finish,
+    round_close,
+    round_draw_generate,
+    round_publish,
+)
 from tournaments.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
@@ -76,4 +82,28 @@ def test_a_tournament_that_is_not_running_is_left_alone():
         confirm_without_task(match, match.entry_a_id)
     Tournament.objects.filter(pk=phase.tournament_id).update(status=Tournament.Status.FINISHED)
 
+    assert reconcile_pending() == NOTHING
+
+
+def test_a_round_closed_and_a_phase_finished_before_their_tasks_ran_are_still_repaired():
+    # The soak (benchmarks/soak.py) found it: the organizer closes the round and finishes the
+    # phase as soon as the last result is in, while its task is lost (Redis down, worker
+    # killed); the phase is no longer running and the round no longer published.
+    t, organizer, _ = tournament_field(4, status=Tournament.Status.RUNNING)
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Fase", format="swiss", rounds_planned=1
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    standings_refresh(phase=phase)
+    for match in rnd.matches.all():
+        confirm_without_task(match, match.entry_a_id)
+    round_close(round=rnd, actor=organizer)  # its own standings task is lost too
+    phase_finish(phase=phase, actor=organizer)
+
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
+
+    rows = StandingsSnapshot.objects.get(phase=phase).rows
+    assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]
+    assert Notification.objects.filter(key=f"round-complete:{rnd.pk}").count() == 1
     assert reconcile_pending() == NOTHING

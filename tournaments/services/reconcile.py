@@ -4,11 +4,13 @@ Responsible for: ``reconcile_pending``, run by Celery beat every RECONCILE_SECON
 tournaments.reconcile). A confirmed result queues one task (result_confirmed) that refreshes
 the standings, advances a bracket and notifies a complete round; a worker killed mid-task or a
 broker down at the moment of queueing loses it. This finds, in the running tournaments, every
-phase whose standings are older than its last changed match, every elimination phase (whose
-advance is idempotent and cheap when nothing is due), every round whose matches are all
-decided without its "round complete" notification, and every confirmed match the players'
-ratings have not taken in since it last changed, and does that work through the same
-services the task calls. Running it when nothing was lost changes nothing.
+phase whose standings are older than its last changed match (a finished phase too: the
+organizer may advance from a Swiss before its last results' tasks ran), every running
+elimination phase (whose advance is idempotent and cheap when nothing is due), every published
+or closed round whose matches are all decided without its "round complete" notification (the
+organizer may close the round before the task ran), and every confirmed match the players'
+ratings have not taken in since it last changed, and does that work through the same services
+the task calls. Running it when nothing was lost changes nothing.
 
 Must not: decide anything the services decide; touch a tournament that is not running (a
 correction there queues its own task, and nobody waits on those standings at a table).
@@ -32,11 +34,12 @@ from tournaments.services.standings import standings_refresh
 
 def reconcile_pending() -> dict[str, int]:
     """Do the follow-up work that is due; returns how many of each piece were done."""
-    running = Phase.objects.filter(
-        tournament__status=Tournament.Status.RUNNING, status=Phase.Status.RUNNING
-    )
+    # Every phase of a running tournament: a phase finished (or advanced from) right after its
+    # last results may have lost their standings task, as a closed round its notification.
+    phases = Phase.objects.filter(tournament__status=Tournament.Status.RUNNING)
+    running = phases.filter(status=Phase.Status.RUNNING)
     stale = (
-        running.annotate(
+        phases.annotate(
             last_change=Max("rounds__matches__updated_at"),
             computed=Min("standings__computed_at"),
         )
@@ -60,7 +63,9 @@ def reconcile_pending() -> dict[str, int]:
     )
     complete = (
         Round.objects.filter(
-            phase__in=running, status=Round.Status.PUBLISHED, matches__isnull=False
+            phase__in=phases,
+            status__in=(Round.Status.PUBLISHED, Round.Status.CLOSED),
+            matches__isnull=False,
         )
         .filter(~Exists(undecided), ~Exists(notified))
         .distinct()
@@ -73,7 +78,7 @@ def reconcile_pending() -> dict[str, int]:
         updated_at__gte=OuterRef("updated_at"),
     )
     unrated = (
-        Match.objects.filter(round__phase__in=running, status=Match.Status.CONFIRMED)
+        Match.objects.filter(round__phase__in=phases, status=Match.Status.CONFIRMED)
         .exclude(kind=Match.Kind.BYE)
         .filter(~Exists(rated))
         .values_list("pk", flat=True)

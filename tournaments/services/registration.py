@@ -169,7 +169,11 @@ def _register(
 ) -> Entry:
     """The entry for ``pair`` (new or a withdrawn one again); the caller holds the lock."""
     status = Entry.Status.REGISTERED if _has_room(tournament, active) else Entry.Status.WAITING
-    entry = Entry.objects.select_for_update().filter(tournament=tournament, pair=pair).first()
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .filter(tournament=tournament, pair=pair)
+        .first()
+    )
     if entry is None:
         entry = Entry(tournament=tournament, pair=pair, seed=seed, status=status)
         _save_checking_seed(entry)

@@ -129,7 +129,7 @@ def _lock_round(round_id: int) -> Round:
     if phase_id is None:
         raise round_not_found(round_id)
     phase = _lock_phase(phase_id)
-    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rnd = Round.objects.select_for_update(of=("self",)).get(pk=round_id)
     rnd.phase = phase
     return rnd
 
@@ -853,7 +853,7 @@ def bracket_advance(*, phase: Phase) -> int:
     """
     with transaction.atomic():
         # Read again under the lock: the caller's row may be older than the last result.
-        phase = Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        phase = Phase.objects.select_for_update(of=("self",)).filter(pk=phase.pk).first()
         if phase is None or phase.format not in ELIMINATION_FORMATS or not phase.bracket:
             return 0
         try:
