@@ -14,6 +14,7 @@ Must not: decide what to queue (the service does) or run the task in the caller'
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from celery import current_app
@@ -22,14 +23,23 @@ from django.db import transaction
 log = logging.getLogger(__name__)
 
 
-def enqueue_on_commit(task_name: str, **kwargs: Any) -> None:
+def enqueue_on_commit(task_name: str, *, stamped: bool = False, **kwargs: Any) -> None:
     """Queue the task registered as ``task_name`` with ``kwargs`` after the commit.
+
+    ``stamped`` adds ``queued_at``: the time (ISO 8601, UTC) the task was sent, which is after
+    the commit, so a task can tell whether work done since already saw this write.
 
     The write is committed by then: a broker that is down must not turn it into an error for
     the person who made it. The failure is logged and the periodic reconciliation
     (tournaments.tasks.reconcile, run by Celery beat) does the work when it next runs.
     """
-    transaction.on_commit(lambda: _send(task_name, kwargs))
+
+    def send() -> None:
+        if stamped:
+            kwargs["queued_at"] = datetime.now(UTC).isoformat()
+        _send(task_name, kwargs)
+
+    transaction.on_commit(send)
 
 
 def _send(task_name: str, kwargs: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from datetime import datetime
 
 from celery import shared_task
 from django.db import OperationalError, connection
@@ -43,11 +44,16 @@ def db_roundtrip(value: str) -> str:
 
 
 @shared_task(name="tournaments.standings_refresh", **RETRY)
-def standings_refresh(phase_id: int) -> int:
-    """Recompute and store a phase's standings; returns the number of rows written."""
+def standings_refresh(phase_id: int, queued_at: str | None = None) -> int | None:
+    """Recompute and store a phase's standings; returns the number of rows written, or None
+    when a refresh that started after ``queued_at`` already holds what queued this one."""
     phase = Phase.objects.filter(pk=phase_id).first()
-    rows = standings_services.standings_refresh(phase=phase) if phase else 0
-    log.info("standings of phase %s refreshed: %s rows", phase_id, rows)
+    since = datetime.fromisoformat(queued_at) if queued_at else None
+    rows = standings_services.standings_refresh(phase=phase, queued_after=since) if phase else 0
+    if rows is None:
+        log.info("standings of phase %s already fresh since %s", phase_id, queued_at)
+    else:
+        log.info("standings of phase %s refreshed: %s rows", phase_id, rows)
     return rows
 
 
@@ -79,12 +85,14 @@ def round_pairings_email(round_id: int) -> int:
 
 
 @shared_task(name="tournaments.result_confirmed", **RETRY)
-def result_confirmed(match_id: int) -> None:
-    """Everything that follows a confirmed (or corrected) result, in order."""
+def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
+    """Everything that follows a confirmed (or corrected) result, in order. ``queued_at`` (when
+    the web process sent it, after its commit) lets a burst of results share one standings
+    refresh (services.standings, "Coalescing")."""
     match = Match.objects.select_related("round").filter(pk=match_id).first()
     if match is None:
         return
-    standings_refresh(match.round.phase_id)
+    standings_refresh(match.round.phase_id, queued_at)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings

@@ -145,7 +145,7 @@ def test_the_other_pair_confirms_and_the_match_gets_the_engine_result(
     assert not queued.called  # only once the transaction commits
     for callback in callbacks:
         callback()
-    queued.assert_called_once_with(match_id=match.pk)
+    queued.assert_called_once_with(match_id=match.pk, queued_at=mock.ANY)
 
     match = fresh(match)
     assert match.status == Match.Status.CONFIRMED and match.kind == Match.Kind.PLAYED
@@ -164,7 +164,7 @@ def test_equal_versions_from_both_pairs_confirm(match, queued, django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         answer = submit(match, "b", A_WINS, "k2")
     assert answer.state["status"] == "confirmed"
-    queued.assert_called_once_with(match_id=match.pk)
+    queued.assert_called_once_with(match_id=match.pk, queued_at=mock.ANY)
 
 
 def test_different_versions_put_the_match_in_dispute_keeping_both(match):
@@ -404,7 +404,7 @@ def test_the_organizer_corrects_a_confirmed_result_with_audit(
     confirm(match, "b", "k2")
     with django_capture_on_commit_callbacks(execute=True):
         answer = correct(match, organizer, B_WINS)
-    queued.assert_called_once_with(match_id=match.pk)
+    queued.assert_called_once_with(match_id=match.pk, queued_at=mock.ANY)
     match = fresh(match)
     assert match.winner_id == match.entry_b_id and (match.games_a, match.games_b) == (0, 2)
     assert answer.submission.side == "organizer" and match.version == 3
@@ -464,7 +464,7 @@ def test_a_forfeit_is_a_walkover_with_the_full_score(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         forfeit(match, organizer, "b")
-    queued.assert_called_once_with(match_id=match.pk)
+    queued.assert_called_once_with(match_id=match.pk, queued_at=mock.ANY)
     match = fresh(match)
     assert (match.status, match.kind, match.winner_id) == ("confirmed", "forfeit", match.entry_a_id)
     assert (match.games_a, match.games_b, match.vacas_a, match.vacas_b) == (2, 0, 1, 0)

@@ -271,3 +271,36 @@ def test_refresh_queries_do_not_grow_with_the_field(fmt, sizes, django_assert_ma
     # Lock, reads (a liguilla also its groups' members), one UPDATE per snapshot, savepoints.
     with django_assert_max_num_queries(9 if fmt == "round_robin" else 7):
         standings_refresh(phase=phase)
+
+
+@pytest.mark.django_db
+def test_a_burst_of_results_shares_one_refresh_but_never_loses_one():
+    """The task of a result queued before a refresh started skips its own refresh (that
+    refresh already read it); one queued after the last refresh still refreshes."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    t, organizer, entries = field(4, games_per_vaca=2, vacas_per_match=1)
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=3
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    first, second = rnd.matches.order_by("table_number")
+    confirm(first, first.entry_a_id)
+    queued_before = timezone.now() - dt.timedelta(seconds=5)
+    assert standings_refresh(phase=phase) == 4
+    shown = by_entry(standings_for_phase(phase=phase)[0]["rows"])
+    assert shown[first.entry_a_id]["won"] == 1
+
+    # The task of the first result, still in the queue: the refresh above already holds it.
+    assert standings_refresh(phase=phase, queued_after=queued_before) is None
+    assert standings_refresh_task(phase.pk, queued_before.isoformat()) is None
+
+    # A result confirmed after that refresh: its task must refresh, and the row shows it.
+    confirm(second, second.entry_b_id)
+    queued_now = timezone.now()
+    assert standings_refresh_task(phase.pk, queued_now.isoformat()) == 4
+    shown = by_entry(standings_for_phase(phase=phase)[0]["rows"])
+    assert shown[second.entry_b_id]["won"] == 1

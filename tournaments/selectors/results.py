@@ -159,13 +159,16 @@ class RunningScore:
         }
 
 
-def match_running_score(*, match: Match, upto: int | None = None) -> RunningScore:
-    """Fold the match's recorded hands (up to hand number ``upto``) with its penalty games."""
+def match_running_score(
+    *, match: Match, upto: int | None = None, penalties: list[LatePenalty] | None = None
+) -> RunningScore:
+    """Fold the match's recorded hands (up to hand number ``upto``) with its penalty games
+    (``penalties``: the match's late penalties when the caller has read them already)."""
     rules = match_rules(match=match)
     hands = list(match.hands.order_by("number"))
     if upto is not None:
         hands = [h for h in hands if h.number <= upto]
-    penalties = match_penalty_games(match=match, rules=rules)
+    penalties = match_penalty_games(match=match, rules=rules, penalties=penalties)
     records = hand_records(rules, [h.payload for h in hands])
     state, outcomes = fold_hands(rules, first_mano_position(match), penalties, records)
     return RunningScore(hands, state, outcomes, penalties)
@@ -298,7 +301,7 @@ def table_view(*, match: Match) -> dict[str, Any]:
     submissions = [
         s for s in match.submissions.order_by("id") if "confirms" not in (s.payload or {})
     ]
-    running = match_running_score(match=match)
+    running = match_running_score(match=match, penalties=penalties)
     phase = match.round.phase
     return {
         "match": match_snapshot(match),

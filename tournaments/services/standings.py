@@ -21,21 +21,36 @@ phase run one after the other and the later one reads every result committed bef
 started: the last snapshot written is never older than the last one. The lock also makes
 "update, else insert" safe: nobody else can insert the phase's snapshot in between.
 
+Coalescing: a burst of confirmations (a round's last results, all at once) queues one task
+each. A refresh that started reading after a result was committed already holds it, so the
+task of that result skips its own refresh when the phase's snapshots were computed after the
+moment it was queued (``queued_after``, the time the web process sent it, after its commit):
+the worker does one refresh per batch instead of one per result, and leaves the CPU to the
+phones. A small margin covers the clocks of two machines; a snapshot that still missed a
+result is found by the periodic reconciliation, which compares it with the matches' times.
+
 Terms: clasificación (standings), desempate (tiebreak), liguilla (group), pareja.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from tournaments.models import Phase, StandingsSnapshot
 from tournaments.selectors.standings import rows_to_json, standings_compute
 
+#: how far apart the clocks of the web and worker machines may be (NTP keeps them far closer)
+CLOCK_MARGIN = dt.timedelta(milliseconds=250)
 
-def standings_refresh(*, phase: Phase) -> int:
+
+def standings_refresh(*, phase: Phase, queued_after: dt.datetime | None = None) -> int | None:
     """Recompute and store the phase's standings; returns the number of rows written (0 for a
-    phase that no longer exists)."""
+    phase that no longer exists), or None when ``queued_after`` is given and a refresh that
+    started after that moment already wrote them (see "Coalescing" above)."""
     with transaction.atomic():
         phase = (
             Phase.objects.select_for_update(of=("self",))
@@ -45,6 +60,8 @@ def standings_refresh(*, phase: Phase) -> int:
         )
         if phase is None:
             return 0
+        if queued_after is not None and _fresh_since(phase, queued_after + CLOCK_MARGIN):
+            return None
         written = 0
         now = timezone.now()
         for table in standings_compute(phase=phase):
@@ -57,3 +74,10 @@ def standings_refresh(*, phase: Phase) -> int:
                 StandingsSnapshot.objects.create(phase=phase, group=table.group, rows=rows)
             written += len(rows)
     return written
+
+
+def _fresh_since(phase: Phase, moment: dt.datetime) -> bool:
+    """Whether every snapshot of the phase was computed at or after ``moment`` (read under the
+    phase's lock, so no refresh is half-written)."""
+    oldest = StandingsSnapshot.objects.filter(phase=phase).aggregate(oldest=Min("computed_at"))
+    return oldest["oldest"] is not None and oldest["oldest"] >= moment

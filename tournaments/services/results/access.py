@@ -36,13 +36,10 @@ def match_for_token(*, token: str, idempotency_key: str = "") -> Match:
     with it before: a phone that retries its confirmation after the match moved on gets its
     first answer, not an error.
     """
-    match = (
-        Match.objects.select_related(*MATCH_RELATIONS).filter(token=token).first()
-        if token
-        else None
-    )
-    if match is None:
-        raise table_link_unknown()
+    try:  # get(), not first(): first() would order by Match's ordering, a join of the rounds
+        match = Match.objects.select_related(*MATCH_RELATIONS).get(token=token or None)
+    except Match.DoesNotExist:
+        raise table_link_unknown() from None
     if match.status == Match.Status.CONFIRMED and not (
         idempotency_key and _written_with_key(match, idempotency_key)
     ):
