@@ -5,8 +5,9 @@
  * Network first: online, a page or file comes from the server as always (and a copy is kept);
  * without connection, the copy kept is served, so reloading the table's page offline shows
  * the page instead of the browser's error. The page itself (static/js/table.js) stores its
- * first copies, made before this worker ran. Posts are never touched: the results kept on the
- * phone are sent again by static/js/site.js, with their idempotency key.
+ * first copies, made before this worker ran. Posts are passed to the server unchanged and
+ * never kept: the results kept on the phone are sent again by static/js/site.js, with their
+ * idempotency key.
  */
 "use strict";
 var CACHE = "amarrako-table-v1";
@@ -33,8 +34,15 @@ function kept(url) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
+  if (request.method !== "GET") {
+    // a table's post goes to the server as it is (never kept, never answered from a copy);
+    // through the worker, so that it meets the same network as the worker's own requests
+    if (url.origin === self.location.origin && url.pathname.indexOf("/mesa/") === 0) {
+      event.respondWith(fetch(request));
+    }
+    return;
+  }
   if (!kept(url)) return;
   event.respondWith(
     fetch(request).then(function (response) {
