@@ -4,11 +4,20 @@
  *   what a game can end with (data-max, the engine's RuleSet.max_game_stones) is marked invalid
  *   with the limit named, and a possible but rare one (above data-usual) asks "¿seguro?"
  *   before the form is sent;
- * - the anotador's buttons (paso, envido, N más, quiero, no quiero, órdago per pair), which
- *   write the bets of the active lance into its text field, the one the server reads;
- * - the offline queue: a form marked data-queue is posted with fetch; when there is no
- *   connection the post is kept in localStorage and sent again (online event, retries with
- *   backoff) with the same body, so the same idempotency key: a retry never records twice.
+ * - the anotador in a few taps: per lance a pad that shows only what can be said next (an
+ *   opening envido or órdago, then the other pair's quiero, no quiero, N más, órdago) and writes
+ *   it into the lance's text field, the one the server reads (with the pasos before an opening
+ *   bet, so its pair also follows from the speaking order); per player a chip for pares and
+ *   juego. From the chips and the bets it shows what is already known, never deciding for the
+ *   server: a lance nobody or only one pair holds is not played (no pad, no winner), a refused
+ *   envite needs no winner, a winner the declarations give (duples over medias; 31, 32 and 40
+ *   over any other juego; equal ones to the nearer to mano) is filled in and can be changed,
+ *   and the lances after an accepted órdago close. No winner is chosen before a tap;
+ * - sending: a form marked data-queue is posted through the queue kept on the phone
+ *   (static/js/site.js: localStorage, resent with the same idempotency key from whichever page
+ *   is open); this page says what happened and opens the receipt or shows the error;
+ * - offline: registers the service worker (static/js/sw.js) and keeps a first copy of this
+ *   table's two pages and their files, so that a reload without connection shows the page.
  */
 (function () {
   "use strict";

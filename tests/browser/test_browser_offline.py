@@ -119,10 +119,3 @@ def test_a_kept_result_is_sent_from_any_page_of_the_site(new_phone, live_server,
     status.get_by_role("link", name="Ver lo apuntado").click()
     other.wait_for_selector("#t-receipt")
 
-
-def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client):
-    response = client.get("/sw.js")
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith("text/javascript")
-    assert response["Cache-Control"] == "no-cache"
-    assert b"amarrako-table-v1" in response.content

@@ -3,9 +3,11 @@
 Responsible for: the pages behind ``/mesa/<token>/`` (the QR printed on the table sheet): the
 table (where, who sits where, who is mano first, the rules in force), the quick entry of the
 result (each game's stones, or only its winner), the anotador (hand by hand: the bets of each
-lance, what each player declared, the hand's stones as scoring/ counts them), the other pair's
-confirmation or its own version, the receipt of what was recorded, and the closed link once the
-result is confirmed. Each POST calls the same service as the API's table door
+lance, what each player declared, the score a game starts from when it comes written on paper,
+why a new game's mano is who it is, the hand's stones as scoring/ counts them), the other
+pair's confirmation or its own version, the receipt of what was recorded, the closed link once
+the result is confirmed, and ``/sw.js`` (static/js/sw.js from the site's root: the service
+worker that keeps the table's pages for offline use). Each POST calls the same service as the API's table door
 (tournaments.services.results) and redirects (POST/redirect/GET); a domain or engine error is
 shown on the same page, with what the person typed kept (``config.errors.error_message``).
 
@@ -13,7 +15,7 @@ The token in the path is the credential, as in the API: no login, and no CSRF to
 site that does not know the token cannot post to it, and a phone that sends a result it kept
 while offline must not fail hours later on a rotated cookie). Every write carries the version
 the page was rendered with and an idempotency key rendered into the form, so a retry (double
-tap, the offline queue of static/js/table.js) records nothing twice.
+tap, the queue of results kept on the phone, resent by static/js/site.js) records nothing twice.
 
 Must not: hold a rule of Mus (scoring/ decides winners, games, vacas and when a partida ends;
 the page's JavaScript only shows a running tally) or of who may write (the services check).
