@@ -274,7 +274,10 @@
         lance.disabled = over;
         lance.classList.toggle("is-over", over);
         lance.querySelector(".t-over").hidden = !over;
-        if (over) return;
+        if (over) {
+          pad.hidden = true;
+          return;
+        }
         var bets = betting(seq.value);
         var played = true, derived = null, why = "";
         if (name === "pares" || name === "juego") {

@@ -118,4 +118,3 @@ def test_a_kept_result_is_sent_from_any_page_of_the_site(new_phone, live_server,
     assert pending(other) == []
     status.get_by_role("link", name="Ver lo apuntado").click()
     other.wait_for_selector("#t-receipt")
-

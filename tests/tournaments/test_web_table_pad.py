@@ -94,7 +94,7 @@ def test_the_page_says_why_game_twos_mano_is_not_the_next_player(client, match):
 
 def test_no_explanation_when_the_mano_is_the_expected_one(client, match):
     page = client.get(hands_url(match)).content.decode()
-    assert 't-why-mano' not in page.split('id="t-hand"')[0]
+    assert "t-why-mano" not in page.split('id="t-hand"')[0]
 
 
 def test_the_service_worker_is_served_from_the_site_root(client):

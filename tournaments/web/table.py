@@ -7,9 +7,10 @@ lance, what each player declared, the score a game starts from when it comes wri
 why a new game's mano is who it is, the hand's stones as scoring/ counts them), the other
 pair's confirmation or its own version, the receipt of what was recorded, the closed link once
 the result is confirmed, and ``/sw.js`` (static/js/sw.js from the site's root: the service
-worker that keeps the table's pages for offline use). Each POST calls the same service as the API's table door
-(tournaments.services.results) and redirects (POST/redirect/GET); a domain or engine error is
-shown on the same page, with what the person typed kept (``config.errors.error_message``).
+worker that keeps the table's pages for offline use). Each POST calls the same service as the
+API's table door (tournaments.services.results) and redirects (POST/redirect/GET); a domain or
+engine error is shown on the same page, with what the person typed kept
+(``config.errors.error_message``).
 
 The token in the path is the credential, as in the API: no login, and no CSRF token either (a
 site that does not know the token cannot post to it, and a phone that sends a result it kept
