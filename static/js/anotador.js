@@ -189,7 +189,15 @@
             win.classList.remove("is-asked");
           }
           note.textContent = texts.derived;
-        } else note.textContent = "";
+        } else {
+          // what the declarations said no longer holds: the answer is the table's again
+          var filled = win.querySelector("input:checked");
+          if (derivedBefore[name] && filled && filled.value === derivedBefore[name]) {
+            filled.checked = false;
+            win.classList.add("is-asked");
+          }
+          note.textContent = "";
+        }
         derivedBefore[name] = derived;
         drawPad(lance, bets, played);
         if (bets.ordago && bets.ended === "quiero") over = true;
