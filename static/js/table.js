@@ -4,19 +4,17 @@
  *   what a game can end with (data-max, the engine's RuleSet.max_game_stones) is marked invalid
  *   with the limit named, and a possible but rare one (above data-usual) asks "¿seguro?"
  *   before the form is sent;
- * - the anotador's buttons (paso, envido, N más, quiero, no quiero, órdago per pair), which
- *   write the bets of the active lance into its text field, the one the server reads;
- * - the offline queue: a form marked data-queue is posted with fetch; when there is no
- *   connection the post is kept in localStorage and sent again (online event, retries with
- *   backoff) with the same body, so the same idempotency key: a retry never records twice.
+ * - (the anotador's pad is static/js/anotador.js, loaded on its page only);
+ * - sending: a form marked data-queue is posted through the queue kept on the phone
+ *   (static/js/site.js: localStorage, resent with the same idempotency key from whichever page
+ *   is open); this page says what happened and opens the receipt or shows the error;
+ * - offline: registers the service worker (static/js/sw.js) and keeps a first copy of this
+ *   table's two pages and their files, so that a reload without connection shows the page.
  */
 (function () {
   "use strict";
   var doc = document;
-  var STORE = "amarrako:pending";
   var texts = {};
-  var timers = {};
-  var busy = {};
 
   function all(selector, root) {
     return Array.prototype.slice.call((root || doc).querySelectorAll(selector));
@@ -154,103 +152,7 @@
     }
   }
 
-  // --- Anotador: the buttons that say the bets ------------------------------------------------
-
-  function pad(template) {
-    var form = doc.getElementById("t-hand");
-    var lances = all(".t-lance", form);
-    if (!lances.length) return;
-    var min = +template.dataset.min || 2;
-    var stones = min;
-    var el = template.content.firstElementChild.cloneNode(true);
-    var active = null;
-
-    function show() {
-      all(".t-n", el).forEach(function (n) { n.textContent = stones; });
-    }
-
-    function activate(lance) {
-      active = lance;
-      lances.forEach(function (l) { l.classList.toggle("is-active", l === lance); });
-      var seq = lance.querySelector(".t-seq");
-      seq.parentNode.insertBefore(el, seq.nextSibling);
-    }
-
-    function say(words) {
-      var seq = active.querySelector(".t-seq");
-      var now = seq.value.trim().replace(/,\s*$/, "");
-      seq.value = now ? now + ", " + words : words;
-    }
-
-    // The pad moves to a lance when its bets or its name are touched, not its winner or the
-    // declarations (those are filled at the end of the hand, and the pad would jump around).
-    lances.forEach(function (lance) {
-      function touch(event) {
-        var t = event.target;
-        var here = t === lance || t.closest("legend, .t-seq, .t-seq-label");
-        if (active !== lance && here && !el.contains(t)) activate(lance);
-      }
-      lance.addEventListener("focusin", touch);
-      lance.addEventListener("click", touch);
-    });
-    el.addEventListener("click", function (event) {
-      var button = event.target.closest("button");
-      if (!button) return;
-      event.preventDefault();
-      var act = button.dataset.act;
-      var seq = active.querySelector(".t-seq");
-      if (act === "minus") stones = Math.max(1, stones - 1);
-      else if (act === "plus") stones = Math.min(99, stones + 1);
-      else if (act === "back") seq.value = seq.value.split(",").slice(0, -1).join(",").trim();
-      else {
-        var pair = button.closest("[data-pair]").dataset.pair;
-        var words = act;
-        if (act === "envido" && stones !== min) words = "envido " + stones;
-        if (act === "más") words = stones + " más";
-        say(pair + ": " + words);
-        var next = lances[lances.indexOf(active) + 1];
-        if ((act === "quiero" || act === "no quiero") && next) activate(next);
-      }
-      show();
-    });
-    show();
-    activate(lances[0]);
-  }
-
-  function punto(form) {
-    var selects = all(".t-juego", form);
-    var name = form.querySelector(".t-last-name");
-    function update() {
-      var nobody = selects.every(function (s) { return s.value === "none"; });
-      all(".t-punto", form).forEach(function (input) {
-        input.hidden = !nobody;
-        if (!nobody) input.value = "";
-      });
-      if (name) name.textContent = nobody ? texts.punto : texts.juego;
-    }
-    selects.forEach(function (s) { s.addEventListener("change", update); });
-    update();
-  }
-
-  // --- The offline queue --------------------------------------------------------------------
-
-  function pending() {
-    try {
-      return JSON.parse(localStorage.getItem(STORE)) || [];
-    } catch (e) {
-      return [];
-    }
-  }
-
-  function keep(list) {
-    try {
-      localStorage.setItem(STORE, JSON.stringify(list));
-    } catch (e) { /* private mode: the retries in this page still run */ }
-  }
-
-  function forget(key) {
-    keep(pending().filter(function (item) { return item.key !== key; }));
-  }
+  // --- Sending: through the queue kept on this phone (static/js/site.js) ----------------------
 
   function status(kind) {
     var box = doc.getElementById("t-status");
@@ -273,34 +175,31 @@
     }
   }
 
-  function send(item, delay) {
-    if (busy[item.key]) return;
-    busy[item.key] = true;
-    clearTimeout(timers[item.key]);
-    status("sending");
-    fetch(item.url, {
-      method: "POST",
-      body: item.body,
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" }
-    }).then(function (response) {
-      if (response.status >= 500) throw new Error("server " + response.status);
-      busy[item.key] = false;
-      forget(item.key);
+  function mine(item) {
+    return window.amarrakoQueue.tableOf(item.url) === window.amarrakoQueue.tableOf(location.href);
+  }
+
+  function listen() {
+    doc.addEventListener("amarrako:sending", function (event) {
+      if (mine(event.detail.item)) status("sending");
+    });
+    doc.addEventListener("amarrako:saved", function (event) {
+      if (mine(event.detail.item)) status("saved");
+    });
+    doc.addEventListener("amarrako:answer", function (event) {
+      var item = event.detail.item, response = event.detail.response;
+      if (!mine(item)) return;
+      event.preventDefault();
       if (response.redirected) {
         status("sent");
         location.assign(response.url);
-        return null;
+        return;
       }
       status("");
       all("form[data-queue] [type=submit]").forEach(function (b) { b.disabled = false; });
-      return response.text().then(showErrors);
-    }).catch(function () {
-      busy[item.key] = false;
-      status("saved");
-      var wait = Math.min((delay || 1000) * 2, 30000);
-      timers[item.key] = setTimeout(function () { send(item, wait); }, wait);
+      response.text().then(showErrors);
     });
+    if (window.amarrakoQueue.pending().some(mine)) status("saved");
   }
 
   function queue(form) {
@@ -310,22 +209,42 @@
         event.preventDefault();
         return;
       }
-      if (!window.fetch || !form.reportValidity()) return;
+      if (!window.fetch || !window.amarrakoQueue || !form.reportValidity()) return;
       event.preventDefault();
       var body = new URLSearchParams(new FormData(form)).toString();
       var key = form.querySelector("[name=idempotency_key]").value;
       var item = { key: key, url: form.action, body: body, at: Date.now() };
-      keep(pending().filter(function (i) { return i.key !== key; }).concat([item]));
+      window.amarrakoQueue.add(item);
       all("[type=submit]", form).forEach(function (b) { b.disabled = true; });
-      send(item);
+      window.amarrakoQueue.send(item);
     });
   }
 
-  function resume() {
-    var here = location.pathname.split("/").slice(0, 3).join("/") + "/";
-    pending().forEach(function (item) {
-      if (new URL(item.url, location.href).pathname.indexOf(here) === 0) send(item);
-    });
+  // --- Offline: the service worker keeps this table's pages and their files -------------------
+
+  var CACHE = "amarrako-table-v1";
+
+  function offline() {
+    var script = doc.getElementById("t-script");
+    if (!script || !script.dataset.sw || !("serviceWorker" in navigator)) return;
+    var running = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).then(function () {
+      // once the worker runs it keeps a copy of whatever it serves: nothing to fetch twice
+      if (running || !window.caches) return;
+      // this page and the other tab of the table, with the files they load: the worker only
+      // sees what is fetched once it runs, and it did not run when this page was loaded
+      var urls = [location.pathname].concat(all(".t-tabs a").map(function (a) {
+        return a.pathname;
+      }));
+      all("link[rel=stylesheet]").forEach(function (l) { urls.push(l.href); });
+      all("script[src]").forEach(function (s) { urls.push(s.src); });
+      if (script.dataset.keep) urls.push(script.dataset.keep);  // the other tab's script
+      return caches.open(CACHE).then(function (cache) {
+        return Promise.all(urls.map(function (url) {
+          return cache.add(url).catch(function () { /* offline now: kept from before */ });
+        }));
+      });
+    }).catch(function () { /* no worker (private mode, old browser): online only */ });
   }
 
   function start() {
@@ -338,13 +257,9 @@
       quick.addEventListener("change", function () { tally(quick); });
       tally(quick);
     }
-    var template = doc.getElementById("t-pad");
-    if (template) pad(template);
-    var hand = doc.getElementById("t-hand");
-    if (hand) punto(hand);
+    if (window.amarrakoQueue) listen();
     all("form[data-queue]").forEach(queue);
-    window.addEventListener("online", resume);
-    resume();
+    offline();
   }
 
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);

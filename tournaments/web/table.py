@@ -3,17 +3,20 @@
 Responsible for: the pages behind ``/mesa/<token>/`` (the QR printed on the table sheet): the
 table (where, who sits where, who is mano first, the rules in force), the quick entry of the
 result (each game's stones, or only its winner), the anotador (hand by hand: the bets of each
-lance, what each player declared, the hand's stones as scoring/ counts them), the other pair's
-confirmation or its own version, the receipt of what was recorded, and the closed link once the
-result is confirmed. Each POST calls the same service as the API's table door
-(tournaments.services.results) and redirects (POST/redirect/GET); a domain or engine error is
-shown on the same page, with what the person typed kept (``config.errors.error_message``).
+lance, what each player declared, the score a game starts from when it comes written on paper,
+why a new game's mano is who it is, the hand's stones as scoring/ counts them), the other
+pair's confirmation or its own version, the receipt of what was recorded, the closed link once
+the result is confirmed, and ``/sw.js`` (static/js/sw.js from the site's root: the service
+worker that keeps the table's pages for offline use). Each POST calls the same service as the
+API's table door (tournaments.services.results) and redirects (POST/redirect/GET); a domain or
+engine error is shown on the same page, with what the person typed kept
+(``config.errors.error_message``).
 
 The token in the path is the credential, as in the API: no login, and no CSRF token either (a
 site that does not know the token cannot post to it, and a phone that sends a result it kept
 while offline must not fail hours later on a rotated cookie). Every write carries the version
 the page was rendered with and an idempotency key rendered into the form, so a retry (double
-tap, the offline queue of static/js/table.js) records nothing twice.
+tap, the queue of results kept on the phone, resent by static/js/site.js) records nothing twice.
 
 Must not: hold a rule of Mus (scoring/ decides winners, games, vacas and when a partida ends;
 the page's JavaScript only shows a running tally) or of who may write (the services check).
@@ -27,12 +30,15 @@ quiero, paso, órdago, piedras, amarracos (5 piedras), juego (a game), vaca, par
 
 from __future__ import annotations
 
+import inspect
 import re
 import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -44,13 +50,17 @@ from config.errors import DomainError, Invalid, NotFound, error_message
 from scoring import RuleSet, ScoringError, amarracos
 from scoring.jsonio import POSITIONS, outcome_to_json
 from tournaments.models import Match, Round
-from tournaments.selectors.results import MATCH_RELATIONS, match_running_score, table_view
+from tournaments.selectors.results import (
+    MATCH_RELATIONS,
+    match_rules,
+    match_running_score,
+    table_view,
+)
 from tournaments.services import results as services
 from tournaments.web.names import round_name
 
 LANCES = ("grande", "chica", "pares", "juego")
 PARES = ("none", "par", "medias", "duples")
-JUEGOS = ("none", "31", "32", "33", "34", "35", "36", "37", "40", "other", "31 real")
 TEAMS = ("A", "B")
 OPEN = (Match.Status.PENDING, Match.Status.IN_PROGRESS)
 #: rows of the quick entry rendered at most (static/js/table.js adds more when they fill)
@@ -193,7 +203,9 @@ def _totals(summary: dict | None) -> dict | None:
 def _js_texts() -> dict[str, str]:
     """What static/js/table.js says to the person, translated here (no JS catalogue)."""
     return {
-        "saved": _("Guardado en el móvil: se enviará al recuperar la conexión."),
+        "saved": _(
+            "Guardado en este móvil; se enviará solo, aunque recargues o cierres la página."
+        ),
         "sending": _("Enviando…"),
         "sent": _("Enviado."),
         "games": _("Juegos de la vaca: A {a} – B {b}"),
@@ -206,6 +218,13 @@ def _js_texts() -> dict[str, str]:
         "extra": _("sobra: la partida ya estaba decidida"),
         "juego": _("Juego"),
         "punto": _("Punto"),
+        "nobody_pares": _("Nadie tiene pares: no se juegan."),
+        "only": _("Solo la pareja {p} tiene: se lo cuenta sin apuestas."),
+        "refused": _("Se lo lleva la pareja {p}: no se quiso."),
+        "derived": _("Lo dice lo declarado (puedes cambiarlo)."),
+        "ordago_end": _("Órdago querido: la mano acaba aquí. Marca quién lo ganó."),
+        "wanted": _("Querido: marca quién ganó."),
+        "answer": _("Contesta la otra pareja."),
         "limit": _(
             "Juego {game}: {value} piedras es más de lo que puede acabar un juego a {target}. "
             "La pareja ganadora acaba como mucho con {limit}."
@@ -494,14 +513,43 @@ def _hand_rows(match: Match) -> list[dict]:
     return rows
 
 
-def _pares_choices() -> list[tuple[str, str]]:
+def _pares_choices() -> list[tuple[str, str, str]]:
+    """The chips of each player's pares: (value, what a screen reader says, what the chip
+    shows when shorter)."""
     labels = {"none": _("sin pares"), "par": _("par"), "medias": _("medias"), "duples": _("duples")}
-    return [(value, labels[value]) for value in PARES]
+    return [(value, labels[value], "—" if value == "none" else "") for value in PARES]
 
 
-def _juego_choices(*, real: bool) -> list[tuple[str, str]]:
-    labels = {"none": _("sin juego"), "other": _("juego (otro)"), "31 real": _("31 real")}
-    return [(v, labels.get(v, v)) for v in JUEGOS if v != "31 real" or real]
+def _juego_choices(*, real: bool) -> list[tuple[str, str, str]]:
+    """The chips of each player's juego: none, the juegos that decide the lance by themselves
+    (31, 32, 40: the best three), any other (33 to 37, which then needs its winner) and the 31
+    real when the rules have it."""
+    return [
+        ("none", _("sin juego"), "—"),
+        ("31", "31", ""),
+        ("32", "32", ""),
+        ("40", "40", ""),
+        ("other", _("juego de 33 a 37"), "33–37"),
+        *([("31 real", _("31 real"), "")] if real else []),
+    ]
+
+
+def _new_game_mano(hands: list[dict], mano: str, seats: dict) -> dict | None:
+    """When a new game starts, its mano is not the next player after the last hand's mano but
+    the next after the previous game's first (scoring.match): what the page says, so that the
+    table knows why."""
+    if not hands or not hands[-1]["game_ended"]:
+        return None
+    expected = POSITIONS[(POSITIONS.index(hands[-1]["mano"]) + 1) % 4]
+    if expected == mano:
+        return None
+    previous = POSITIONS[(POSITIONS.index(mano) - 1) % 4]
+
+    def named(position: str) -> str:
+        name = seats[position]["name"]
+        return f"{name} ({position})" if name else position
+
+    return {"expected": named(expected), "previous": named(previous)}
 
 
 def _render_hands(
@@ -518,9 +566,15 @@ def _render_hands(
     start = POSITIONS.index(mano)
     order = [POSITIONS[(start + seat) % 4] for seat in range(4)]
     post = post if post is not None else {}
+    hands = _hand_rows(match)
     context.update(
         {
-            "hands": _hand_rows(match),
+            "hands": hands,
+            "new_game_mano": _new_game_mano(hands, mano, context["seats"]),
+            # the first hand of a game may start from a score written on paper
+            "game_start": not hands or hands[-1]["game_ended"],
+            "start": {"a": post.get("start_a", ""), "b": post.get("start_b", "")},
+            "start_max": context["rules"]["stones_per_game"] - 1,
             "mano": mano,
             "mano_team": mano[0],
             "postre_team": TEAMS[1 - POSITIONS.index(mano) % 2],
@@ -531,8 +585,8 @@ def _render_hands(
                     "position": position,
                     "team": position[0],
                     "name": context["seats"][position]["name"],
-                    "pares": post.get(f"pares_{seat}", "none"),
-                    "juego": post.get(f"juego_{seat}", "none"),
+                    "pares": post.get(f"pares_{seat}", "none") or "none",
+                    "juego": post.get(f"juego_{seat}", "none") or "none",
                     "punto": post.get(f"punto_{seat}", ""),
                 }
                 for seat, position in enumerate(order)
@@ -559,6 +613,31 @@ def _render_hands(
     return render(request, "tables/hands.html", context, status=status)
 
 
+def _start_from_post(post: Any, target: int) -> tuple[int, int]:
+    """The score a game starts from when the table brings it written on paper: each pair's
+    stones, a whole number from 0 to one less than the game's target (blank is 0)."""
+    start = []
+    for side in TEAMS:
+        raw = post.get(f"start_{side.lower()}", "").strip()
+        value = _whole(raw) if raw else 0
+        if not isinstance(value, int) or not 0 <= value < target:
+            raise Invalid(
+                "Pareja {side} cannot start the game with '{value}' stones: a game to {target} "
+                "starts from a whole number of stones from 0 to {limit}.",
+                code="start_score_range",
+                side=side,
+                value=raw[:12],
+                target=target,
+                limit=target - 1,
+            )
+        start.append(value)
+    return start[0], start[1]
+
+
+#: whether the hands service takes the score a game starts from (``start=(a, b)``)
+_HAND_START = "start" in inspect.signature(services.match_hand_add).parameters
+
+
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 @_table
@@ -568,13 +647,25 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
         return _render_hands(request, match)
     post = request.POST
     try:
+        hand = _hand_from_post(post)
+        start = _start_from_post(post, match_rules(match=match).stones_per_game)
+        extra: dict[str, Any] = {}
+        if start != (0, 0):
+            if not _HAND_START:
+                raise Invalid(
+                    "This server cannot yet start a game from a written score; enter the "
+                    "hands from 0-0 or the games quickly.",
+                    code="start_score_unavailable",
+                )
+            extra["start"] = start
         services.match_hand_add(
             match=match,
-            hand=_hand_from_post(post),
+            hand=hand,
             idempotency_key=post.get("idempotency_key", ""),
             version=_version(post),
             via=services.LINK,
             device=_device(request),
+            **extra,
         )
     except (DomainError, ScoringError) as exc:
         return _render_hands(request, match, error=exc, post=post, status=_status(exc))
@@ -595,7 +686,25 @@ def table_hand_undo(request: HttpRequest, match: Match) -> HttpResponse:
     return redirect("web:table-hands", token=match.token)
 
 
+# --- Offline: the service worker --------------------------------------------------------------
+
+
+@require_GET
+def table_service_worker(request: HttpRequest) -> HttpResponse:
+    """static/js/sw.js from the site's root, so that its scope may cover the table's pages
+    (a worker's scope is at most the folder it is served from); checked for a new version at
+    every load of a page (no-cache), never kept stale."""
+    found = finders.find("js/sw.js") or staticfiles_storage.path("js/sw.js")
+    with open(found, encoding="utf-8") as source:
+        script = source.read()
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
 urlpatterns = [
+    path("sw.js", table_service_worker, name="table-sw"),
     path("mesa/<str:token>/", table_page, name="table"),
     path("mesa/<str:token>/resultado/", table_result_submit, name="table-submit"),
     path("mesa/<str:token>/confirmar/", table_result_confirm, name="table-confirm"),

@@ -1,0 +1,327 @@
+"""How many taps a hand costs on the anotador (Chromium at 390×844, touch taps).
+
+A fixed script of 20 hands — ordinary ones, raises, refusals, órdagos, hands where nobody has
+pares, punto — is entered on the phone's anotador, one real tap (a touch event) at a time. The
+page counts the taps it receives too, and both counts must agree. Every hand is checked by the
+server with the rules engine, so a hand the pad wrote wrongly fails here.
+
+The figures are printed (pytest -s) and written in the README ("Taps per hand").
+
+Rules: games to 40 stones, 5 games win the vaca (so 20 hands never end the partida).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import MatchFactory, TournamentFactory
+from tournaments.models import HandEntry, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: counts the touches the page receives (touch taps fire one trusted pointerdown each)
+COUNTER = """
+document.addEventListener("pointerdown", function (event) {
+  if (!event.isTrusted) return;
+  sessionStorage.setItem("taps", String(+(sessionStorage.getItem("taps") || 0) + 1));
+}, true);
+"""
+
+
+def bet(pair: str, act: str, lance: str) -> tuple:
+    return ("bet", lance, pair, act)
+
+
+def win(lance: str, pair: str) -> tuple:
+    return ("win", lance, pair)
+
+
+def said(lance: str, position: str, value: str) -> tuple:
+    return ("said", lance, position, value)
+
+
+PLUS = ("plus",)  # one stone more for the next envite of the lance where it is tapped
+SEND = ("send",)
+
+# (what the hand is, the taps, the most taps it may take)
+HANDS = [
+    (
+        "ordinary: envite in grande, pares, juego of one pair",
+        [
+            bet("A", "envido", "grande"),
+            bet("B", "quiero", "grande"),
+            win("grande", "A"),
+            win("chica", "B"),
+            said("pares", "A1", "par"),
+            said("pares", "B1", "medias"),
+            said("juego", "A2", "31"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "everything en paso, nobody has pares nor juego",
+        [win("grande", "B"), win("chica", "A"), win("juego", "A"), SEND],
+        8,
+    ),
+    (
+        "a raise accepted",
+        [
+            bet("A", "envido", "grande"),
+            bet("B", "más", "grande"),
+            bet("A", "quiero", "grande"),
+            win("grande", "A"),
+            win("chica", "A"),
+            win("juego", "B"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "an envite refused, juego of both pairs",
+        [
+            bet("B", "envido", "grande"),
+            bet("A", "no quiero", "grande"),
+            win("chica", "A"),
+            said("pares", "B1", "par"),
+            said("juego", "A1", "32"),
+            said("juego", "B1", "40"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "órdago in grande, accepted",
+        [bet("A", "órdago", "grande"), bet("B", "quiero", "grande"), win("grande", "B"), SEND],
+        4,
+    ),
+    (
+        "new game; both have 31: the nearer to mano wins",
+        [
+            win("grande", "A"),
+            win("chica", "B"),
+            said("juego", "A1", "31"),
+            said("juego", "B1", "31"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "punto with an envite accepted",
+        [
+            win("grande", "A"),
+            win("chica", "A"),
+            bet("A", "envido", "juego"),
+            bet("B", "quiero", "juego"),
+            win("juego", "B"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "pares of the same kind, their envite refused",
+        [
+            win("grande", "B"),
+            win("chica", "B"),
+            said("pares", "A1", "par"),
+            said("pares", "B1", "par"),
+            bet("A", "envido", "pares"),
+            bet("B", "no quiero", "pares"),
+            win("juego", "A"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "chica refused; 31 beats a juego of 33 to 37",
+        [
+            win("grande", "A"),
+            bet("A", "envido", "chica"),
+            bet("B", "no quiero", "chica"),
+            said("juego", "A2", "other"),
+            said("juego", "B2", "31"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "órdago refused",
+        [
+            bet("A", "órdago", "grande"),
+            bet("B", "no quiero", "grande"),
+            win("chica", "B"),
+            win("juego", "A"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "two raises",
+        [
+            bet("B", "envido", "grande"),
+            bet("A", "más", "grande"),
+            bet("B", "quiero", "grande"),
+            win("grande", "A"),
+            win("chica", "B"),
+            win("juego", "B"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "órdago in grande, accepted",
+        [bet("A", "órdago", "grande"), bet("B", "quiero", "grande"), win("grande", "A"), SEND],
+        4,
+    ),
+    (
+        "new game; an envite of 3",
+        [
+            PLUS + ("grande",),
+            bet("A", "envido", "grande"),
+            bet("B", "quiero", "grande"),
+            win("grande", "B"),
+            win("chica", "A"),
+            win("juego", "A"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "duples beat medias",
+        [
+            win("grande", "A"),
+            win("chica", "B"),
+            said("pares", "A2", "duples"),
+            said("pares", "B2", "medias"),
+            win("juego", "B"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "an envite in juego",
+        [
+            win("grande", "A"),
+            win("chica", "A"),
+            said("juego", "A1", "31"),
+            said("juego", "B2", "40"),
+            bet("B", "envido", "juego"),
+            bet("A", "quiero", "juego"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "órdago in chica after grande en paso",
+        [
+            win("grande", "A"),
+            bet("B", "órdago", "chica"),
+            bet("A", "quiero", "chica"),
+            win("chica", "B"),
+            SEND,
+        ],
+        5,
+    ),
+    (
+        "only one pair has pares",
+        [
+            win("grande", "B"),
+            win("chica", "A"),
+            said("pares", "B1", "par"),
+            win("juego", "A"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "a raise refused",
+        [
+            bet("A", "envido", "grande"),
+            bet("B", "más", "grande"),
+            bet("A", "no quiero", "grande"),
+            win("chica", "A"),
+            win("juego", "A"),
+            SEND,
+        ],
+        8,
+    ),
+    (
+        "medias against medias, 31 against 32",
+        [
+            win("grande", "B"),
+            win("chica", "A"),
+            said("pares", "A1", "medias"),
+            said("pares", "B1", "medias"),
+            win("pares", "B"),
+            said("juego", "A1", "31"),
+            said("juego", "B1", "32"),
+            SEND,
+        ],
+        8,
+    ),
+    ("everything en paso", [win("grande", "A"), win("chica", "B"), win("juego", "B"), SEND], 8),
+]
+
+
+def locate(page, step: tuple):
+    kind = step[0]
+    if kind == "bet":
+        _, lance, pair, act = step
+        return page.locator(
+            f'.t-lance[data-lance="{lance}"] .t-pad-col[data-pair="{pair}"] '
+            f'button[data-act="{act}"]'
+        )
+    if kind == "win":
+        _, lance, pair = step
+        return page.locator(
+            f'.t-lance[data-lance="{lance}"] .t-win label', has_text=f"Pareja {pair}"
+        )
+    if kind == "said":
+        _, lance, position, value = step
+        return page.locator(
+            f'.t-lance[data-lance="{lance}"] .t-player[data-position="{position}"] '
+            f'label:has(input[value="{value}"])'
+        )
+    if kind == "plus":
+        return page.locator(f'.t-lance[data-lance="{step[1]}"] .t-pad button[data-act="plus"]')
+    return page.get_by_role("button", name="Anotar mano")
+
+
+def test_twenty_hands_in_few_taps(phone, live_server, screenshot):
+    tournament = TournamentFactory(status=Tournament.Status.RUNNING, games_per_vaca=5)
+    match = MatchFactory(round__phase__tournament=tournament, table_number=2)
+    phone.context.add_init_script(COUNTER)
+    phone.goto(f"{live_server.url}/mesa/{match.token}/anotador/")
+
+    figures = []
+    for number, (what, steps, most) in enumerate(HANDS, start=1):
+        expect(phone.locator("#t-hand h2")).to_have_text(f"Mano n.º {number}")
+        before = int(phone.evaluate("sessionStorage.getItem('taps') || '0'"))
+        for step in steps:
+            locate(phone, step).tap()
+        if number in (1, 5, 13):
+            phone.evaluate("window.scrollTo(0, 0)")
+            screenshot(phone, f"table-taps-hand-{number}")
+        # the page moves on to the next hand once the server has counted this one
+        expect(phone.locator("#t-last h2")).to_contain_text(f"Mano n.º {number}:")
+        counted = int(phone.evaluate("sessionStorage.getItem('taps') || '0'")) - before
+        assert counted == len(steps), (what, counted, len(steps))
+        assert counted <= most, (what, counted)
+        figures.append((number, what, counted))
+        if number == 12:  # game 3 starts with A2, not A1 who would be next: the page says why
+            expect(phone.locator("#t-why-mano")).to_contain_text("Juego nuevo")
+            screenshot(phone, "table-taps-new-game-mano")
+
+    assert HandEntry.objects.filter(match=match).count() == 20
+    ordinary = [taps for n, what, taps in figures if "órdago" not in what]
+    ordagos = [taps for n, what, taps in figures if "órdago in grande, accepted" in what]
+    print("\nTaps per hand on the anotador (20 hands, 390×844):")
+    for number, what, taps in figures:
+        print(f"  hand {number:2}: {taps} taps  {what}")
+    print(
+        f"  ordinary hands: at most {max(ordinary)}, mean {sum(ordinary) / len(ordinary):.1f}; "
+        f"órdago accepted in grande: {max(ordagos)}; all 20 hands: "
+        f"{sum(t for *_, t in figures)} taps"
+    )
+    assert max(ordinary) <= 8 and max(ordagos) <= 4
