@@ -270,6 +270,9 @@ class LeagueCreateApi(APIView):
         )
         dates = serializers.ListField(child=serializers.DateField(), default=list, max_length=60)
 
+        class Meta:
+            ref_name = "LeagueCreateInput"
+
     @extend_schema(
         operation_id="league_create",
         request=InputSerializer,
@@ -293,6 +296,9 @@ class LeagueCalendarApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         dates = serializers.ListField(child=serializers.DateField(), max_length=60)
+
+        class Meta:
+            ref_name = "LeagueCalendarInput"
 
     @extend_schema(
         operation_id="league_calendar_set",
@@ -320,6 +326,9 @@ class DivisionCreateApi(APIView):
         promote = serializers.IntegerField(default=0)
         relegate = serializers.IntegerField(default=0)
 
+        class Meta:
+            ref_name = "LeagueDivisionCreateInput"
+
     @extend_schema(
         operation_id="league_division_create",
         request=InputSerializer,
@@ -341,6 +350,9 @@ class JornadaDrawApi(APIView):
             child=serializers.ListField(child=serializers.IntegerField(), max_length=400),
             required=False,
         )
+
+        class Meta:
+            ref_name = "LeagueJornadaDrawInput"
 
     @extend_schema(
         operation_id="league_jornada_draw",
@@ -383,6 +395,9 @@ class MatchPostponeApi(APIView):
         deadline = serializers.DateField()
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
+        class Meta:
+            ref_name = "LeagueMatchPostponeInput"
+
     @extend_schema(
         operation_id="league_match_postpone",
         request=InputSerializer,
@@ -403,6 +418,9 @@ class MatchDecideApi(APIView):
             choices=[Postponement.Outcome.WALKOVER, Postponement.Outcome.DOUBLE_LOSS]
         )
         absent_side = serializers.ChoiceField(choices=["a", "b"], required=False)
+
+        class Meta:
+            ref_name = "LeagueMatchDecideInput"
 
     @extend_schema(
         operation_id="league_match_decide",
@@ -429,6 +447,9 @@ class NextSeasonApi(APIView):
         season = serializers.CharField(max_length=20)
         name = serializers.CharField(max_length=120, required=False, allow_blank=True)
         dates = serializers.ListField(child=serializers.DateField(), default=list, max_length=60)
+
+        class Meta:
+            ref_name = "LeagueNextSeasonInput"
 
     @extend_schema(
         operation_id="league_next_season",
