@@ -222,6 +222,14 @@ class StandingRow:
     zone: str = ""
     player_id: int | None = None
 
+    @property
+    def games_diff(self) -> int:
+        return self.games_for - self.games_against
+
+    @property
+    def stones_diff(self) -> int:
+        return self.stones_for - self.stones_against
+
 
 @dataclass
 class DivisionStandings:

@@ -85,7 +85,6 @@ def _standings_ctx(league: League, upto: int | None) -> list[dict]:
             {
                 "row": r,
                 "tiebreak": TIEBREAK_TEXT.get(r.tiebreak, ""),
-                "games": f"{r.games_for}–{r.games_against}",
                 "url": reverse("web:player-ratings", kwargs={"player_id": r.player_id})
                 if r.player_id
                 else "",

@@ -37,6 +37,8 @@ def test_the_public_reads_standings_and_the_jornada_in_spanish_and_english(clien
     assert page.status_code == 200
     assert "Clasificación" in body and "Primera" in body and "Segunda" in body
     assert "asciende" in body and "desciende" in body
+    # the pair that won 3–1 shows its games' difference
+    assert '<td class="num">2</td>' in body
     assert len(page.content) < PHONE_LIMIT
     page = client.get(url + "jornadas/1/")
     assert page.status_code == 200
