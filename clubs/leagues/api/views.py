@@ -258,7 +258,9 @@ class LeagueCreateApi(APIView):
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=120)
         season = serializers.CharField(max_length=20)
-        kind = serializers.ChoiceField(choices=League.Kind.values, default=League.Kind.PAIRS)
+        kind = serializers.CharField(
+            max_length=16, default=League.Kind.PAIRS, help_text="pairs (fixed pairs) or individual"
+        )
         legs = serializers.IntegerField(default=1)
         is_public = serializers.BooleanField(default=True)
         preset = serializers.CharField(max_length=80, required=False, allow_blank=True)

@@ -16,7 +16,7 @@ and real tables would have produced:
   drawn yet;
 - the Swiss standings refreshed so that they show at once;
 - "Liga de los jueves" (2026-27), the peña's league of fixed pairs: a Primera and a Segunda of
-  six pairs each (one up, one down), jornadas 1 and 2 played through the tables' links and
+  four pairs each (one up, one down), jornadas 1 and 2 played through the tables' links and
   jornada 3 published and half played, one of its matches postponed to a deadline.
 
 Running it again finds the demo (by the peña's slug) and says so; ``--reset`` deletes it and
@@ -346,9 +346,9 @@ class DemoLoader:
         return Loaded(club, tournament, swiss, knockout, rounds, open_table, league)
 
     def _league(self, club: Club, pairs: list[Pair]) -> League:
-        """The peña's Thursday league: two divisions of six pairs, two jornadas and a half
+        """The peña's Thursday league: two divisions of four pairs, two jornadas and a half
         played on the tables' result flow, one match postponed."""
-        dates = [LEAGUE_START + dt.timedelta(weeks=k) for k in range(5)]
+        dates = [LEAGUE_START + dt.timedelta(weeks=k) for k in range(3)]
         league = league_services.league_create(
             club=club, actor=self.user, name=LEAGUE_NAME, season="2026-27", dates=dates
         )
@@ -357,7 +357,7 @@ class DemoLoader:
                 league=league,
                 actor=self.user,
                 name=name,
-                pair_ids=[p.pk for p in pairs[6 * k : 6 * k + 6]],
+                pair_ids=[p.pk for p in pairs[4 * k : 4 * k + 4]],
                 promote=1 if k else 0,
                 relegate=0 if k else 1,
             )
