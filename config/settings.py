@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "csp",
     "clubs",
     "tournaments",
+    "clubs.leagues",  # above tournaments: a league is played as tournaments
 ]
 
 MIDDLEWARE = [

@@ -14,7 +14,10 @@ and real tables would have produced:
   table still entering hands, the rest to play);
 - a knockout (single elimination of the Swiss' top 8, with a third-place match) defined, not
   drawn yet;
-- the Swiss standings refreshed so that they show at once.
+- the Swiss standings refreshed so that they show at once;
+- "Liga de los jueves" (2026-27), the peña's league of fixed pairs: a Primera and a Segunda of
+  four pairs each (one up, one down), jornadas 1 and 2 played through the tables' links and
+  jornada 3 published and half played, one of its matches postponed to a deadline.
 
 Running it again finds the demo (by the peña's slug) and says so; ``--reset`` deletes it and
 loads it again. The whole load is one transaction: a failure leaves nothing half-loaded.
@@ -42,6 +45,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
+from clubs.leagues import selectors as league_selectors
+from clubs.leagues import services as league_services
+from clubs.leagues.models import League
 from clubs.models import Club, Pair, Player
 from clubs.ratings_services import ratings_rebuild
 from clubs.services import club_create, pair_create, pair_update, player_create
@@ -72,6 +78,8 @@ SEED = 20260707  # of every random choice of the demo
 #: Tournament.draw_seed: the draws depend on it, and tournament_create draws a random one.
 DRAW_SEED = 7071978
 PLAYERS = 64
+LEAGUE_NAME = "Liga de los jueves"
+LEAGUE_START = dt.date(2026, 10, 1)
 API = "api:tournaments:"
 SWISS_ROUNDS = 5
 TABLES = 16
@@ -126,6 +134,7 @@ class Loaded:
     knockout: Phase
     rounds: list[Round] = field(default_factory=list)
     open_table: Match | None = None
+    league: League | None = None
 
 
 class Command(BaseCommand):
@@ -177,6 +186,16 @@ class Command(BaseCommand):
         )
         self._print_way_in(base_url, loaded.tournament)
 
+    def _league_links(self, url, club: Club) -> list[tuple[str, str | None]]:
+        league = League.objects.filter(club=club, name=LEAGUE_NAME).first()
+        if league is None:
+            return []
+        public = {"club_slug": club.slug, "league_slug": league.slug}
+        return [
+            ("league standings", url("leagues:public-league", **public)),
+            ("league desk", url("leagues:organizer-league", league_id=league.pk)),
+        ]
+
     def _print_way_in(self, base_url: str, tournament: Tournament) -> None:
         swiss = tournament.phases.order_by("order").first()
         current = Round.objects.filter(phase=swiss, status=Round.Status.PUBLISHED).last()
@@ -199,6 +218,7 @@ class Command(BaseCommand):
             ("tournament", url("web:tournament", **public)),
             ("standings", url("web:public-standings", **public)),
             ("players' ranking", url("web:club-ranking", club_slug=tournament.club.slug)),
+            *self._league_links(url, tournament.club),
             ("organizer's desk", url("web:organizer-tournament", tournament_id=tournament.id)),
             ("API: tournament", url(API + "tournament-detail", tournament_id=tournament.id)),
             ("API: phases", url(API + "rounds-phases", tournament_id=tournament.id)),
@@ -244,11 +264,13 @@ def _tasks_quiet(quiet: bool) -> Iterator[None]:
 def demo_delete(club: Club) -> None:
     """Delete the demo's rows: no service deletes tournaments, pairs or peñas.
 
-    In dependency order, because matches, entries, pairs and players are PROTECTed: matches
+    In dependency order, because matches, entries, pairs and players are PROTECTed: the
+    peña's leagues (their divisions protect the tournaments they are played as), matches
     (with their results, hands and audit), then phases from the last (a knockout protects its
     source), tournaments, pairs, the players of no other peña, the peña and the demo's user
     (unless it is an admin or a member of another peña).
     """
+    League.objects.filter(club=club).delete()
     tournaments = Tournament.objects.filter(club=club)
     Match.objects.filter(round__phase__tournament__in=tournaments).delete()
     for phase in Phase.objects.filter(tournament__in=tournaments).order_by("-order"):
@@ -320,7 +342,46 @@ class DemoLoader:
             qualifiers_per_group=8,
             third_place=True,
         )
-        return Loaded(club, tournament, swiss, knockout, rounds, open_table)
+        league = self._league(club, pairs)
+        return Loaded(club, tournament, swiss, knockout, rounds, open_table, league)
+
+    def _league(self, club: Club, pairs: list[Pair]) -> League:
+        """The peña's Thursday league: two divisions of four pairs, two jornadas and a half
+        played on the tables' result flow, one match postponed."""
+        dates = [LEAGUE_START + dt.timedelta(weeks=k) for k in range(3)]
+        league = league_services.league_create(
+            club=club, actor=self.user, name=LEAGUE_NAME, season="2026-27", dates=dates
+        )
+        for k, name in enumerate(("Primera", "Segunda")):
+            league_services.division_create(
+                league=league,
+                actor=self.user,
+                name=name,
+                pair_ids=[p.pk for p in pairs[4 * k : 4 * k + 4]],
+                promote=1 if k else 0,
+                relegate=0 if k else 1,
+            )
+        for number in (1, 2, 3):
+            jornada = league_selectors.jornada_get(league=league, number=number)
+            league_services.jornada_draw(jornada=jornada, actor=self.user)
+            league_services.jornada_publish(jornada=jornada, actor=self.user)
+            matches = list(
+                Match.objects.filter(
+                    round__phase__league_division__league=league, round__number=number
+                ).order_by("table_number")
+            )
+            played = matches if number < 3 else matches[:3]
+            for match in played:
+                self._play_confirmed(match)
+        league_services.match_postpone(
+            league=league,
+            actor=self.user,
+            match_id=matches[-1].pk,
+            deadline=dates[2] + dt.timedelta(days=5),
+            reason="Una pareja de viaje",
+        )
+        self.log(f"{LEAGUE_NAME}: jornadas 1 and 2 played, jornada 3 half played.")
+        return league
 
     def _organizer(self):
         users = get_user_model()

@@ -1,0 +1,29 @@
+"""The leagues API: whole paths under /api/v1/ (reads GET on nouns, each write POST on its own
+action path, like the rest of the API)."""
+
+from django.urls import path
+
+from clubs.leagues.api import views
+
+app_name = "leagues-api"
+
+_L = "leagues/<int:league_id>"
+_J = f"{_L}/jornadas/<int:number>"
+_M = f"{_L}/matches/<int:match_id>"
+
+urlpatterns = [
+    path("clubs/<int:club_id>/leagues", views.LeagueListApi.as_view(), name="league-list"),
+    path(
+        "clubs/<int:club_id>/leagues/create", views.LeagueCreateApi.as_view(), name="league-create"
+    ),
+    path(_L, views.LeagueDetailApi.as_view(), name="league-detail"),
+    path(f"{_L}/calendar", views.LeagueCalendarApi.as_view(), name="league-calendar"),
+    path(f"{_L}/divisions/create", views.DivisionCreateApi.as_view(), name="division-create"),
+    path(f"{_L}/standings", views.StandingsApi.as_view(), name="league-standings"),
+    path(f"{_L}/next-season", views.NextSeasonApi.as_view(), name="league-next-season"),
+    path(_J, views.JornadaApi.as_view(), name="jornada-detail"),
+    path(f"{_J}/draw", views.JornadaDrawApi.as_view(), name="jornada-draw"),
+    path(f"{_J}/publish", views.JornadaPublishApi.as_view(), name="jornada-publish"),
+    path(f"{_M}/postpone", views.MatchPostponeApi.as_view(), name="match-postpone"),
+    path(f"{_M}/decide", views.MatchDecideApi.as_view(), name="match-decide"),
+]

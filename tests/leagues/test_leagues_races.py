@@ -1,0 +1,51 @@
+"""Two organizers at once on PostgreSQL: the league's row lock lets exactly one draw a jornada
+and exactly one decide a postponed match."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from clubs.leagues import selectors, services
+from clubs.leagues.models import Postponement
+from config.errors import Conflict
+from tests.leagues.conftest import pairs_league
+from tests.tournaments.test_rounds_race import at_once
+from tournaments.models import Match, Round
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_two_draws_of_the_same_jornada_at_once_draw_it_once(club, organizer):
+    league = pairs_league(club, organizer)
+    jornada = selectors.jornada_get(league=league, number=1)
+    results = at_once(lambda: services.jornada_draw(jornada=jornada, actor=organizer))
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], Conflict), results
+    assert errors[0].code == "jornada_drawn"
+    assert Round.objects.filter(phase__league_division__league=league).count() == 2
+    assert Match.objects.filter(round__phase__league_division__league=league).count() == 4
+
+
+def test_two_decisions_on_a_postponed_match_at_once_apply_one(club, organizer):
+    league = pairs_league(club, organizer, divisions=((4, 0, 0),))
+    jornada = selectors.jornada_get(league=league, number=1)
+    services.jornada_draw(jornada=jornada, actor=organizer)
+    services.jornada_publish(jornada=jornada, actor=organizer)
+    match = Match.objects.filter(round__phase__league_division__league=league).first()
+    services.match_postpone(
+        league=league, actor=organizer, match_id=match.pk, deadline=dt.date(2026, 10, 20)
+    )
+    results = at_once(
+        lambda: services.postponement_decide(
+            league=league,
+            actor=organizer,
+            match_id=match.pk,
+            outcome="double_loss",
+            today=dt.date(2026, 10, 21),
+        )
+    )
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and errors[0].code == "postponement_decided", results
+    assert Postponement.objects.get(match=match).outcome == "double_loss"
