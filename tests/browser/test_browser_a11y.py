@@ -1,0 +1,132 @@
+"""Accessibility of the main pages, checked by axe-core in Chromium on a phone (390×844): no
+serious or critical violation (a control without a name, text without enough contrast, a page
+without its language, a landmark or a heading out of order…), so that a screen reader reads every
+control in the page's language.
+
+axe-core comes packaged in the axe-playwright-python wheel (a dev dependency) and is injected into
+the page under test: no CDN, no network. Pages: home, login, the public tournament, standings,
+bracket, round and pair pages, the table (its page and the anotador's hands pad), the organizer's
+home, desk, entries, round and board, a peña's ranking and a player's page; each also in Basque
+and French in tests/browser/test_browser_languages.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
+
+from clubs.ratings_services import ratings_rebuild
+from tests.browser.test_browser_layout import log_in
+from tests.browser.test_browser_public import decide, pick, swiss_in_play, tournament
+from tournaments.models import Match, Round
+from tournaments.services.rounds import (
+    bracket_advance,
+    phase_create,
+    round_close,
+    round_draw_generate,
+    round_publish,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: the impacts that fail a page; axe's "moderate" and "minor" are advice
+FAILING = {"serious", "critical"}
+AXE = Axe()
+
+
+def violations(page) -> list[str]:
+    """axe's serious and critical violations on ``page``, one line each with where they are."""
+    results = AXE.run(page).response
+    found = []
+    for v in results["violations"]:
+        if v["impact"] not in FAILING:
+            continue
+        where = [", ".join(node["target"]) for node in v["nodes"][:4]]
+        found.append(f"{v['id']} ({v['impact']}): {v['help']} at {where}")
+    return found
+
+
+def check(page, url: str, name: str, screenshot) -> list[str]:
+    response = page.goto(url)
+    assert response is not None and response.ok, (
+        f"{name}: {url} answered {response and response.status}"
+    )
+    page.wait_for_load_state("load")
+    screenshot(page, f"a11y-{name}")
+    return [f"{name}: {problem}" for problem in violations(page)]
+
+
+def main_pages(live_server) -> tuple[dict[str, str], dict[str, str], object]:
+    """(public pages, organizer pages, organizer) of a Swiss in play with ratings computed."""
+    t, phase, entries, current, organizer = swiss_in_play(8)
+    ratings_rebuild()
+    public = f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/"
+    table = current.matches.filter(status=Match.Status.PENDING).order_by("table_number").first()
+    link = f"{live_server.url}/mesa/{table.token}/"
+    player = entries[0].pair.player_one
+    desk = f"{live_server.url}/organizador/"
+    return (
+        {
+            "home": f"{live_server.url}/",
+            "login": live_server.url + reverse("login"),
+            "public-tournament": public,
+            "public-standings": public + "clasificacion/",
+            "public-round": f"{public}rondas/{current.pk}/",
+            "public-pair": f"{public}parejas/{entries[0].pk}/",
+            "table": link,
+            "table-anotador": link + "anotador/",
+            "ranking": f"{live_server.url}/penas/{t.club.slug}/ranking/",
+            "player": f"{live_server.url}/jugadores/{player.pk}/",
+        },
+        {
+            "organizer-home": desk,
+            "organizer-desk": f"{desk}torneos/{t.pk}/",
+            "organizer-entries": f"{desk}torneos/{t.pk}/parejas",
+            "organizer-round": f"{desk}rondas/{current.pk}/",
+            "organizer-board": f"{desk}rondas/{current.pk}/tablero",
+        },
+        organizer,
+    )
+
+
+def test_the_main_pages_have_no_serious_accessibility_violation(phone, live_server, screenshot):
+    public, organizer_pages, organizer = main_pages(live_server)
+    problems = []
+    for name, url in public.items():
+        problems += check(phone, url, name, screenshot)
+    log_in(phone, live_server, organizer)
+    for name, url in organizer_pages.items():
+        problems += check(phone, url, name, screenshot)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_bracket_has_no_serious_accessibility_violation(phone, live_server, screenshot):
+    t, organizer, entries = tournament(8)
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Cuadro", format="single_elimination", third_place=True
+    )
+    first = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=first, actor=organizer)
+    for m in first.matches.all():
+        decide(m, pick(entries)(m))
+    bracket_advance(phase=phase)
+    round_close(round=first, actor=organizer)
+    round_publish(round=Round.objects.get(phase=phase, number=2), actor=organizer)
+    url = f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/cuadro/"
+    problems = check(phone, url, "public-bracket", screenshot)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_a_control_without_a_name(phone, live_server):
+    # The same run on a page with a nameless button and a field without a label fails.
+    phone.goto(live_server.url + reverse("login"))
+    phone.evaluate(
+        """() => {
+        const main = document.querySelector('main');
+        main.insertAdjacentHTML('beforeend', '<button type="button"></button><input id="x">');
+    }"""
+    )
+    found = violations(phone)
+    assert any(line.startswith("button-name (critical)") for line in found), found
+    assert any(line.startswith("label (critical)") for line in found), found
