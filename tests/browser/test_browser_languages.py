@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts import catalogs
-from tests.browser.test_browser_a11y import violations
+from tests.browser.test_browser_a11y import CONTROL_NAMES, untranslated, violations
 from tests.browser.test_browser_public import swiss_in_play
 from tournaments.models import Match
 
@@ -41,43 +40,6 @@ PHRASES = {
         "standings": ["Classement", "Ordre de départage :"],
     },
 }
-
-#: every name a screen reader reads for the page's controls: their label, aria-label, text,
-#: value, title and placeholder
-CONTROL_NAMES = """
-() => {
-  const names = [];
-  const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, '
-    + '[role=button], [aria-label]';
-  for (const el of document.querySelectorAll(controls)) {
-    if (el.closest('template')) continue;
-    const found = [el.getAttribute('aria-label'), el.title, el.placeholder,
-      el.tagName === 'INPUT' ? el.value : el.innerText];
-    for (const label of el.labels || []) found.push(label.innerText);
-    for (const id of (el.getAttribute('aria-labelledby') || '').split(' ')) {
-      const by = id && document.getElementById(id);
-      if (by) found.push(by.innerText);
-    }
-    for (const name of found) if (name && name.trim()) names.push(name.trim());
-  }
-  return names;
-}
-"""
-
-
-def untranslated(language: str) -> set[str]:
-    """The Spanish texts of the pages that ``language`` writes differently (a control named by
-    one of them on a page in ``language`` was left in Spanish)."""
-    if language == "es":
-        return set()
-    entries = catalogs.read_po(catalogs.page_catalogue(language))
-    return {
-        e.msgid
-        for e in entries[1:]
-        if e.msgid_plural is None
-        and not catalogs.PLACEHOLDER.search(e.msgid)
-        and e.msgstr.get(0, e.msgid) != e.msgid
-    }
 
 
 def choose(page, language: str) -> None:
