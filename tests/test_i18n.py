@@ -438,7 +438,9 @@ def test_every_language_is_offered_in_its_own_name():
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("report", catalogs.reports(), ids=lambda r: str(r.path.parent.parent))
+@pytest.mark.parametrize(
+    "report", catalogs.reports(), ids=lambda r: r.path.relative_to(catalogs.ROOT).as_posix()
+)
 def test_every_catalogue_is_complete(report):
     # en, eu, fr for the pages; es, eu, fr for the errors (engine's and project's)
     assert not report.problems, "\n".join(report.lines())
