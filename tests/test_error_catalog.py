@@ -269,7 +269,7 @@ def test_an_error_reads_in_basque_and_french_with_its_words_translated():
     ).add_context("Hand {hand}: {error}", hand=3)
     assert error_message(error, "es") == "Mano n.º 3: En pares no se apuesta: nadie tiene pares."
     assert error_message(error, "eu") == (
-        "3. jokaldia: pareak-n ez da apusturik egiten: inork ez du pareak."
+        "3. jokaldia: pareak: ez da apusturik egiten: inork ez du pareak."
     )
     assert error_message(error, "fr") == (
         "Manche n° 3 : Coup « paires » : on ne mise pas : personne n'a de « paires »."
