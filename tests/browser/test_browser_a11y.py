@@ -2,7 +2,8 @@
 serious or critical violation (a control without a name, text without enough contrast, a page
 without its language, a landmark or a heading out of order…), so that a screen reader reads every
 control in the page's language: on a Basque or French page, no control is named by a Spanish
-text of the catalogue that the language writes differently.
+text of the catalogue that the language writes differently, and no control of the header
+covers another (longer words wrap).
 
 axe-core comes packaged in the axe-playwright-python wheel (a dev dependency) and is injected into
 the page under test: no CDN, no network. Pages: home, login, the public tournament, standings,
@@ -77,6 +78,26 @@ def untranslated(language: str) -> set[str]:
     }
 
 
+#: the header's links, buttons and menu whose text spills out of their box or that overlap one
+#: another (a longer language's words must wrap, never run over the brand)
+OVERLAPS = """
+() => {
+  const shown = [...document.querySelectorAll(
+    '.site-header a, .site-header button, .site-header select')]
+    .filter(el => el.offsetParent !== null && !el.hidden);
+  const found = shown.filter(el => el.scrollWidth > el.clientWidth + 1)
+    .map(el => `${(el.innerText || el.tagName).trim()} spills out`);
+  const boxes = shown.map(el => [el.innerText || el.tagName, el.getBoundingClientRect()]);
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+    const apart = r.right <= s.left + 1 || s.right <= r.left + 1
+      || r.bottom <= s.top + 1 || s.bottom <= r.top + 1;
+    if (!apart) found.push(`${a.trim()} / ${b.trim()}`);
+  }));
+  return found;
+}
+"""
+
+
 def violations(page) -> list[str]:
     """axe's serious and critical violations on ``page``, one line each with where they are."""
     results = AXE.run(page).response
@@ -103,6 +124,8 @@ def check(page, url: str, name: str, screenshot, language: str = "es") -> list[s
     spanish = untranslated(language) & set(page.evaluate(CONTROL_NAMES))
     if spanish:
         problems.append(f"controls named in Spanish: {sorted(spanish)}")
+    if overlaps := page.evaluate(OVERLAPS):
+        problems.append(f"header controls spill or overlap: {overlaps}")
     return [f"{name} ({language}): {problem}" for problem in problems]
 
 
