@@ -1,9 +1,10 @@
 """Request-wide behaviour the project adds to Django's middleware.
 
 Responsible for: ``ApiLanguageMiddleware``, the language of the API. Pages speak Spanish unless
-the person chose English; the API speaks the language its client asks for in
-``Accept-Language`` and English when it asks for none, so that a script written against the
-documented messages keeps reading them. Error bodies keep ``code`` and ``params`` for programs
+the person chose another of settings.LANGUAGES (English, Basque, French); the API speaks the
+first of those its client asks for in ``Accept-Language`` (``eu``, ``fr-FR``…) and English when
+it asks for none of them, so that a script written against the documented messages keeps
+reading them. Error bodies keep ``code`` and ``params`` for programs
 whatever the language; Django's LocaleMiddleware then names the language in
 ``Content-Language``.
 
@@ -23,7 +24,8 @@ API_DEFAULT_LANGUAGE = "en"
 
 
 def api_language(header: str) -> str:
-    """The first supported language of an ``Accept-Language`` header, else English."""
+    """The first supported language of an ``Accept-Language`` header (es, en, eu or fr, a
+    regional variant such as fr-FR counting as its language), else English."""
     for language, _quality in parse_accept_lang_header(header or ""):
         if language == "*":
             break

@@ -168,7 +168,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # --- Internationalisation -------------------------------------------------------------------
 
 LANGUAGE_CODE = "es"
-LANGUAGES = [("es", "Español"), ("en", "English")]
+LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True

@@ -3,7 +3,8 @@
 Prints the result as JSON and exits 0, or prints the engine's error as JSON and exits 2.
 The request and result shapes are in docs/scoring-json.md.
 
-The error's ``message`` is in English, or in the language asked for: ``--lang es``, or else
+The error's ``message`` is in English, or in the language asked for: ``--lang es`` (or ``eu``,
+``fr``), or else
 the environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them),
 from the engine's own catalog (scoring/locale). Its ``code`` and ``params`` are the same in
 every language.
@@ -32,7 +33,9 @@ def language(argv: Sequence[str] = (), environ: Mapping[str, str] | None = None)
         description="Score a hand or a match given as JSON on standard input.",
     )
     parser.add_argument(
-        "--lang", help="language of the error messages: en (the default) or es", default=None
+        "--lang",
+        help="language of the error messages: en (the default), es, eu or fr",
+        default=None,
     )
     wanted = parser.parse_args(list(argv)).lang
     if not wanted:

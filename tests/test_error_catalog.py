@@ -9,8 +9,10 @@ day it is written) and finds every call of an error class built on
 - its ``code=`` as a literal; one code names one text everywhere in the project, so that a
   program (or a page) that knows the code knows the message;
 - a keyword param for every ``{blank}`` of its text (never a value read back from a message);
-- a Spanish translation in the ``errors`` catalogs (``scoring/locale`` for the engine,
-  ``locale`` for the rest) that keeps exactly the same blanks.
+- a translation in each language of the ``errors`` catalogs (``scoring/locale`` for the engine,
+  ``locale`` for the rest): Spanish, written by hand next to the raise, and Basque and French
+  (scripts/messages merges their message ids from the Spanish), each keeping exactly the same
+  blanks.
 
 ``add_context`` texts (the "Hand {hand}: {error}" kind) and ``Term("...")`` words are checked the
 same way. The compiled ``.mo`` files must match their ``.po`` sources.
@@ -33,9 +35,12 @@ from scoring.messages import MessageError, placeholders
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("scoring", "tournaments", "clubs", "config")
+#: the languages the errors are translated into (the message ids are English)
+LANGUAGES = {"es": "Spanish", "eu": "Basque", "fr": "French"}
 CATALOGS = {
-    "scoring": ROOT / "scoring" / "locale" / "es" / "LC_MESSAGES" / "errors.po",
-    "project": ROOT / "locale" / "es" / "LC_MESSAGES" / "errors.po",
+    f"{name}-{language}": ROOT / where / language / "LC_MESSAGES" / "errors.po"
+    for name, where in (("scoring", "scoring/locale"), ("project", "locale"))
+    for language in LANGUAGES
 }
 
 
@@ -174,9 +179,9 @@ def _load(po: Path) -> dict:
         return dict(gettext.GNUTranslations(handle)._catalog)
 
 
-SPANISH: dict = {}
-for _po in CATALOGS.values():
-    SPANISH.update({k: v for k, v in _load(_po).items() if k})
+TRANSLATED: dict[str, dict] = {language: {} for language in LANGUAGES}
+for _name, _po in CATALOGS.items():
+    TRANSLATED[_name.rsplit("-", 1)[1]].update({k: v for k, v in _load(_po).items() if k})
 
 
 def _translation_problems(text: str | tuple[str, str]) -> list[str]:
@@ -185,16 +190,17 @@ def _translation_problems(text: str | tuple[str, str]) -> list[str]:
     else:
         keys = [text]
     problems = []
-    for key in keys:
-        translated = SPANISH.get(key)
-        if not translated:
-            problems.append(f"no Spanish translation of {text!r}")
-            break
-        if placeholders(translated) != _blanks(text):
-            problems.append(
-                f"the Spanish text {translated!r} has blanks {sorted(placeholders(translated))}, "
-                f"the English {sorted(_blanks(text))}"
-            )
+    for language, name in LANGUAGES.items():
+        for key in keys:
+            translated = TRANSLATED[language].get(key)
+            if not translated:
+                problems.append(f"no {name} translation of {text!r}")
+                break
+            if placeholders(translated) != _blanks(text):
+                problems.append(
+                    f"the {name} text {translated!r} has blanks "
+                    f"{sorted(placeholders(translated))}, the English {sorted(_blanks(text))}"
+                )
     return problems
 
 
@@ -247,3 +253,24 @@ def text_of(code: str) -> str | tuple[str, str]:
             if call.kind == "error" and call.code == code and call.text is not None:
                 return call.text
     raise LookupError(f"no source raises the code {code!r}")
+
+
+def test_an_error_reads_in_basque_and_french_with_its_words_translated():
+    # The engine's text, its Term (a lance) and a wrapping context, rendered as a page or the
+    # API renders them (config.errors.error_message), in each language.
+    import django
+
+    django.setup()
+    from config.errors import error_message
+    from scoring.messages import Term
+
+    error = MessageError(
+        "Nobody could bet in {lance}: no player has {lance}.", code="x", lance=Term("pares")
+    ).add_context("Hand {hand}: {error}", hand=3)
+    assert error_message(error, "es") == "Mano n.º 3: En pares no se apuesta: nadie tiene pares."
+    assert error_message(error, "eu") == (
+        "3. jokaldia: pareak: ez da apusturik egiten: inork ez du pareak."
+    )
+    assert error_message(error, "fr") == (
+        "Manche n° 3 : Coup « paires » : on ne mise pas : personne n'a de « paires »."
+    )

@@ -1,11 +1,17 @@
-"""The English translation of the UI: the committed catalogue is complete and compiled, and the
-pages a visitor, a table and an organizer open first read in English when English is chosen
-(Spanish stays the default).
+"""The translations of the UI: the committed catalogues are complete and compiled, and the
+pages a visitor, a table and an organizer open first read in English, Basque or French when that
+language is chosen (Spanish stays the default).
 
 The catalogue is locale/en/LC_MESSAGES/django.po (source texts are Spanish) and the django.mo
 compiled from it; both are committed so that no machine needs gettext to run the site, and
 scripts/messages regenerates them. The .po is read here with a few lines of Python (no polib)
 and the .mo with the struct layout GNU gettext documents, so these tests need no gettext either.
+
+Basque (eu) and French (fr) are checked by scripts/catalogs.py, the same report scripts/messages
+prints: a test here fails while it names any entry (untranslated, fuzzy, a lost placeholder), and
+names them. Their game words are each language's own (Basque: handia, txikia, pareak, jokoa,
+hordago, enbido; French, as the French rulebook writes them: grand, petit, paires, jeu, point,
+cailloux, manche).
 
 Terms: the game's words (mano, postre, juego, vaca, piedras, órdago, envido, quiero, paso,
 grande, chica, pares, punto, amarraco, peña) stay verbatim in the English texts where players
@@ -25,6 +31,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from clubs.models import Club, Pair, Player
+from scripts import catalogs
 from tests.factories import MatchFactory, MembershipFactory, TournamentFactory
 from tournaments.models import Entry, Match, Phase, Tournament
 from tournaments.services.rounds import (
@@ -414,3 +421,125 @@ def test_the_pages_are_spanish_by_default(client, played):
         html, text = page(client, url)
         assert '<html lang="es">' in html and phrase in text, url
         assert "Mus tournaments" not in text and "Standings" not in text
+
+
+# --- (d) Basque and French: complete, compiled, and the pages speak them ----------------------
+
+#: language → (its plural rule as gettext writes it, a few words of its own on the table page)
+OTHER_LANGUAGES = {
+    "eu": ("nplurals=2; plural=(n != 1);", ["Zein bikote zarete?", "Jokoz joko", "Bidali emaitza"]),
+    "fr": ("nplurals=2; plural=(n > 1);", ["Quel couple êtes-vous ?", "Jeu par jeu"]),
+}
+
+
+def test_every_language_is_offered_in_its_own_name():
+    assert settings.LANGUAGES == [
+        ("es", "Español"), ("en", "English"), ("eu", "Euskara"), ("fr", "Français"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "report", catalogs.reports(), ids=lambda r: r.path.relative_to(catalogs.ROOT).as_posix()
+)
+def test_every_catalogue_is_complete(report):
+    # en, eu, fr for the pages; es, eu, fr for the errors (engine's and project's)
+    assert not report.problems, "\n".join(report.lines())
+
+
+def test_the_report_names_each_missing_entry_with_its_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogs, "ROOT", tmp_path)
+    reference = tmp_path / "es.po"
+    reference.write_text(
+        'msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "Card {card}"\nmsgstr "Carta {card}"\n\nmsgid "Round"\nmsgstr "Ronda"\n',
+        encoding="utf-8",
+    )
+    po = tmp_path / "fr.po"
+    po.write_text(
+        'msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+        'msgid "Card {card}"\nmsgstr "Carte {carte}"\n\n'
+        '#, fuzzy\nmsgid "%(n)s pair"\nmsgid_plural "%(n)s pairs"\nmsgstr[0] "%(n)s couple"\n'
+        'msgstr[1] ""\n\n#, fuzzy\nmsgid "Table"\nmsgstr "Table"\n',
+        encoding="utf-8",
+    )
+    lines = catalogs.check(po, reference).lines()
+    assert lines[0] == "fr.po: 5 to do"
+    assert "  fr.po:4: placeholders ['{card}'] became ['{carte}']: 'Card {card}'" in lines
+    assert "  fr.po:7: untranslated: '%(n)s pair'" in lines
+    assert any(line.startswith("  fr.po:7: fuzzy") for line in lines)
+    assert any(line.startswith("  fr.po:13: fuzzy") and "'Table'" in line for line in lines)
+    assert "  fr.po:0: missing (in es.po): 'Round'" in lines
+
+
+@pytest.mark.parametrize("language", sorted(OTHER_LANGUAGES))
+def test_the_header_declares_the_language_and_its_plural_rule(language):
+    path = catalogs.page_catalogue(language)
+    header = po_entries(path)[0]
+    assert header["msgid"] == "" and "fuzzy" not in header["flags"]
+    assert f"Language: {language}\n" in header["msgstr"][0]
+    assert OTHER_LANGUAGES[language][0] in header["msgstr"][0]
+    for directory in catalogs.ERROR_DIRS:
+        text = po_entries(catalogs.error_catalogue(directory, language))[0]["msgstr"][0]
+        assert f"Language: {language}\n" in text and OTHER_LANGUAGES[language][0] in text
+
+
+@pytest.mark.parametrize("language", sorted(OTHER_LANGUAGES))
+def test_the_committed_mo_of_each_language_holds_exactly_its_po(language):
+    path = catalogs.page_catalogue(language)
+    compiled = mo_catalog(path.with_suffix(".mo"))
+    compiled.pop("", None)
+    source = {}
+    for e in po_entries(path)[1:]:
+        key = e["msgid"] if e.get("msgctxt") is None else f"{e['msgctxt']}\x04{e['msgid']}"
+        if e["msgid_plural"] is not None:
+            key += "\0" + e["msgid_plural"]
+        source[key] = "\0".join(e["msgstr"][form] for form in sorted(e["msgstr"]))
+    assert compiled == source, f"{path.with_suffix('.mo')} is stale: run scripts/messages"
+
+
+def test_each_language_uses_its_own_words_of_the_game():
+    def by_id(language):
+        return {e["msgid"]: e["msgstr"] for e in po_entries(catalogs.page_catalogue(language))}
+
+    eu, fr = by_id("eu"), by_id("fr")
+    assert [eu[w][0] for w in ("Grande", "Chica", "Pares", "Juego", "Órdago", "Envido")] == [
+        "Handia", "Txikia", "Pareak", "Jokoa", "Hordago", "Enbido",
+    ]  # fmt: skip
+    assert [fr[w][0] for w in ("Grande", "Chica", "Pares", "Juego", "Quiero", "No quiero")] == [
+        "Grand", "Petit", "Paires", "Jeu", "Je veux", "Je ne veux pas",
+    ]  # fmt: skip
+    assert fr["%(n)s piedra"] == {0: "%(n)s caillou", 1: "%(n)s cailloux"}
+    assert fr["Cuartos de final"][0] == "Quarts de finale"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", sorted(OTHER_LANGUAGES))
+def test_the_table_page_and_the_standings_speak_the_chosen_language(client, played, language):
+    t, _ = played
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html, text = page(client, table_url())
+    assert f'<html lang="{language}">' in html
+    for phrase in OTHER_LANGUAGES[language][1]:
+        assert phrase in text, f"{phrase!r} not in the {language} table page: {text[:600]}"
+    assert "¿Qué pareja sois?" not in text and "Which pair are you?" not in text
+    html, text = page(client, public_url("public-standings", t))
+    assert f'<html lang="{language}">' in html
+    assert {"eu": "Berdinketa hausteko ordena:", "fr": "Ordre de départage :"}[language] in text
+    assert "Orden de desempate:" not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "message"),
+    [
+        ("eu", "Ez dago 999999 txapelketarik"),
+        ("fr-FR,fr;q=0.9", "Il n'y a pas de tournoi 999999"),
+        ("es", "No existe el torneo 999999"),
+        ("", "There is no tournament 999999"),
+    ],
+)
+def test_the_api_answers_errors_in_the_language_asked_for(client, accept, message):
+    response = client.get("/api/v1/tournaments/999999", HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 404
+    body = response.json()["error"]
+    assert body["code"] == "tournament_not_found" and body["message"].startswith(message)

@@ -16,6 +16,19 @@
     sync();
   }
 
+  // The board reloads itself every data-refresh seconds (without JavaScript, a <noscript> meta
+  // refresh does), but not while the organizer is typing in a field or the tab is hidden: a
+  // page that reloads under the reader cannot be paused (WCAG 2.2.1, axe's meta-refresh).
+  var live = document.querySelector("[data-refresh]");
+  if (live) {
+    var every = parseInt(live.getAttribute("data-refresh"), 10) * 1000;
+    window.setInterval(function () {
+      var active = document.activeElement;
+      if (document.hidden || (active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName))) return;
+      window.location.reload();
+    }, every);
+  }
+
   // Print buttons on the pairings and the table sheets.
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.addEventListener("click", function () { window.print(); });

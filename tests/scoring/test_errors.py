@@ -1314,7 +1314,9 @@ def test_a_figure_in_the_message_is_a_param():
         pytest.param([], {"LANG": "C.UTF-8"}, "both pairs have 40 or more", id="LANG-C"),
         pytest.param([], None, "both pairs have 40 or more", id="no-language"),
         pytest.param(["--lang", "en"], {"LANG": "es_ES.UTF-8"}, "both pairs", id="--lang-wins"),
-        pytest.param(["--lang", "fr"], None, "both pairs have", id="no-catalog-english"),
+        pytest.param(["--lang", "fr"], None, "les deux couples ont 40 ou plus", id="--lang-fr"),
+        pytest.param(["--lang", "eu"], None, "bi bikoteek 40 edo gehiago dute", id="--lang-eu"),
+        pytest.param(["--lang", "de"], None, "both pairs have", id="no-catalog-english"),
     ],
 )
 def test_the_command_line_speaks_the_language_asked_for(argv, environ, words):
