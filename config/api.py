@@ -144,4 +144,5 @@ urlpatterns = [
     # Each app's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…).
     path("", include("clubs.api.urls", namespace="clubs")),
     path("", include("tournaments.api.urls", namespace="tournaments")),
+    path("", include("clubs.circuits.api.urls", namespace="circuits")),
 ]

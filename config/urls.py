@@ -25,6 +25,7 @@ urlpatterns = [
         name="swagger-ui",
     ),
     path("", include("tournaments.urls", namespace="web")),
+    path("", include("clubs.circuits.web.urls", namespace="circuits")),
 ]
 
 if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production

@@ -29,6 +29,7 @@ from django.utils.text import slugify
 from clubs.models import Club, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
+from config.queue import enqueue_on_commit
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
 from tournaments.models import Entry, Tournament
@@ -377,6 +378,8 @@ def tournament_status_change(
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
         if status == Tournament.Status.FINISHED:
             webhooks_tournament_finished(tournament=tournament)
+            # the circuits holding it rank its final places (clubs.circuits, above this app)
+            enqueue_on_commit("circuits.tournament_changed", tournament_id=tournament.pk)
     return tournament
 
 
