@@ -108,9 +108,7 @@ def interpena_create(
     require_organizer(actor, home_club)
     away = Club.objects.filter(pk=away_club_id).first()
     if away is None:
-        raise NotFound(
-            "There is no peña {club_id}.", code="club_not_found", club_id=away_club_id
-        )
+        raise NotFound("There is no peña {club_id}.", code="club_not_found", club_id=away_club_id)
     if away.pk == home_club.pk:
         raise Invalid("An interpeña is played against another peña.", code="interpena_same_club")
     if not isinstance(boards, int) or isinstance(boards, bool) or not 1 <= boards <= MAX_BOARDS:

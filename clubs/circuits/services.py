@@ -226,9 +226,7 @@ def circuit_club_add(*, actor: User, circuit: Circuit, club_id: int) -> Club:
         circuit_require_manager(user=actor, circuit=circuit)
         club = Club.objects.filter(pk=club_id).first()
         if club is None:
-            raise NotFound(
-                "There is no peña {club_id}.", code="club_not_found", club_id=club_id
-            )
+            raise NotFound("There is no peña {club_id}.", code="club_not_found", club_id=club_id)
         require_organizer(actor, club)
         circuit.clubs.add(club)
     return club

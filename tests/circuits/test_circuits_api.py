@@ -77,14 +77,14 @@ def test_nobody_else_writes_and_bad_input_is_a_clear_400():
         "not_circuit_organizer",
     )
     error(
-        api.post(
-            f"{API}/circuits/{circuit['id']}/update", {"points_table": [1, 5]}, format="json"
-        ),
+        api.post(f"{API}/circuits/{circuit['id']}/update", {"points_table": [1, 5]}, format="json"),
         400,
         "circuit_points_order",
     )
     error(
-        api.post(f"{API}/circuits/create", {"club_id": membership.club_id, "name": "C"}, format="json"),
+        api.post(
+            f"{API}/circuits/create", {"club_id": membership.club_id, "name": "C"}, format="json"
+        ),
         409,
         "circuit_slug_taken",
     )
@@ -118,9 +118,7 @@ def test_an_interpeña_through_the_api_from_line_ups_to_the_captains():
     home, away = client_for(home_org), client_for(away_org)
     url = f"{API}/interpenas/{interpena.pk}"
     error(
-        away.post(
-            f"{url}/lineup", {"side": "home", "pair_ids": [home_pairs[0].pk]}, format="json"
-        ),
+        away.post(f"{url}/lineup", {"side": "home", "pair_ids": [home_pairs[0].pk]}, format="json"),
         403,
         "not_organizer",
     )
@@ -152,7 +150,11 @@ def test_an_interpeña_through_the_api_from_line_ups_to_the_captains():
     assert body["status"] == "confirmed"
     assert body["result"]["boards"] == [1, 0] and body["result"]["games"] == [3, 1]
     error(
-        home.post(f"{url}/boards/9/result", {"side": "home", "idempotency_key": "k", "version": 0}, format="json"),
+        home.post(
+            f"{url}/boards/9/result",
+            {"side": "home", "idempotency_key": "k", "version": 0},
+            format="json",
+        ),
         404,
         "interpena_board_unknown",
     )

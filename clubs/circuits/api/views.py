@@ -404,7 +404,6 @@ class InterpenaDetailApi(APIView):
         return Response(InterpenaOutputSerializer(interpena_data(interpena)).data)
 
 
-
 class InterpenaLineupApi(APIView):
     class InputSerializer(serializers.Serializer):
         side = serializers.ChoiceField(choices=["home", "away"])
