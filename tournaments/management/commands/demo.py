@@ -42,6 +42,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
+from clubs.circuits.demo import (
+    CircuitDemo,
+    circuit_demo_delete,
+    circuit_demo_finish,
+    circuit_demo_load,
+)
 from clubs.models import Club, Pair, Player
 from clubs.ratings_services import ratings_rebuild
 from clubs.services import club_create, pair_create, pair_update, player_create
@@ -126,6 +132,7 @@ class Loaded:
     knockout: Phase
     rounds: list[Round] = field(default_factory=list)
     open_table: Match | None = None
+    circuits: CircuitDemo | None = None
 
 
 class Command(BaseCommand):
@@ -166,6 +173,8 @@ class Command(BaseCommand):
         # After the commit, as the result_confirmed task does: the standings show at once even
         # when tasks go to a worker that is not running.
         rows = standings_refresh(phase=loaded.swiss)
+        if loaded.circuits is not None:
+            circuit_demo_finish(loaded.circuits)  # the stops' standings, the circuit's ranking
         ratings_rebuild()  # the players' ratings and the peña's ranking, as the tasks would
         elapsed = time.perf_counter() - started
         self.stdout.write(
@@ -219,6 +228,10 @@ class Command(BaseCommand):
                 (f"a table's page ({where})", url("web:table", token=open_table.token)),
                 ("API: that table's link", url(API + "results-table", token=open_table.token)),
             ]
+        links += [
+            ("circuit", url("circuits:circuit", slug="circuito-de-navarra-2026")),
+            ("interpeñas", url("circuits:interpena-list")),
+        ]
         links.append(("API docs", url("swagger-ui")))
         lines = [f"Log in at {base_url}{reverse('login')} as {USERNAME} / {PASSWORD}"]
         lines += [f"  {label}: {link}" for label, link in links if link is not None]
@@ -249,6 +262,7 @@ def demo_delete(club: Club) -> None:
     source), tournaments, pairs, the players of no other peña, the peña and the demo's user
     (unless it is an admin or a member of another peña).
     """
+    circuit_demo_delete()  # the circuit, the interpeña and the second peña (clubs.circuits.demo)
     tournaments = Tournament.objects.filter(club=club)
     Match.objects.filter(round__phase__tournament__in=tournaments).delete()
     for phase in Phase.objects.filter(tournament__in=tournaments).order_by("-order"):
@@ -320,7 +334,8 @@ class DemoLoader:
             qualifiers_per_group=8,
             third_place=True,
         )
-        return Loaded(club, tournament, swiss, knockout, rounds, open_table)
+        circuits = circuit_demo_load(user=self.user, club=club, pairs=pairs, log=self.log)
+        return Loaded(club, tournament, swiss, knockout, rounds, open_table, circuits)
 
     def _organizer(self):
         users = get_user_model()
