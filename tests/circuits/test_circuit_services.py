@@ -138,3 +138,27 @@ def test_a_tournament_joins_only_from_its_peñas_and_public(circuit):
         circuit_tournament_remove(
             actor=circuit.organizer, circuit=circuit, tournament_id=foreign.pk
         )
+
+
+def test_a_correction_in_a_finished_tournament_reranks_through_the_tasks(circuit):
+    """tournaments' result_confirmed task (run after a confirmation or a correction) refreshes
+    the standings, then queues circuits.tournament_changed by its name."""
+    from tests.factories import EntryFactory, MatchFactory, PhaseFactory, RoundFactory
+    from tournaments.models import Match
+    from tournaments.tasks import result_confirmed
+
+    club = circuit.clubs.get()
+    tournament = TournamentFactory(club=club, status=Tournament.Status.FINISHED, is_public=True)
+    circuit_tournament_add(actor=circuit.organizer, circuit=circuit, tournament_id=tournament.pk)
+    phase = PhaseFactory(tournament=tournament, format="swiss")
+    rnd = RoundFactory(phase=phase, status="closed")
+    a, b = (EntryFactory(tournament=tournament) for _ in range(2))
+    match = MatchFactory(
+        round=rnd, entry_a=a, entry_b=b, status=Match.Status.CONFIRMED, winner=a, games_a=2
+    )
+    result_confirmed(match.pk)
+    assert _ranking(circuit)[a.pair.player_one_id] == (1, 100)
+    Match.objects.filter(pk=match.pk).update(winner=b, games_a=0, games_b=2)  # corrected
+    result_confirmed(match.pk)
+    assert _ranking(circuit)[b.pair.player_one_id] == (1, 100)
+    assert _ranking(circuit)[a.pair.player_one_id] == (3, 80)
