@@ -133,3 +133,16 @@ def test_an_organizer_confirms_a_board_and_the_captains_the_team_result(
         response = client.get(url)
     assert "Resultado confirmado por los dos capitanes" in response.content.decode()
     assert len(response.content) < PHONE_BUDGET
+
+
+def test_an_organizer_creates_an_interpeña_from_the_form(client):
+    home, away = MembershipFactory(), MembershipFactory()
+    client.force_login(home.user)
+    assert "Nuevo interpeñas" in client.get("/interpenas/").content.decode()
+    form = {"home_club_id": home.club_id, "away_club_id": away.club_id, "boards": "3"}
+    response = client.post("/organizador/interpenas/nuevo/", {**form, "played_on": "mañana"})
+    assert response.status_code == 400 and "AAAA-MM-DD" in response.content.decode()
+    response = client.post("/organizador/interpenas/nuevo/", {**form, "played_on": "2026-12-19"})
+    assert response.status_code == 302
+    interpena = Interpena.objects.get()
+    assert (interpena.boards, interpena.away_club_id) == (3, away.club_id)

@@ -4,7 +4,9 @@ Responsible for: the tournament row and its rule set (the columns of scoring.Rul
 by the engine so its message reaches the organizer), the tiebreak order (validated by
 scoring.standings.validate_order), the rule-set lock once the first partida has started, the
 status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Every write starts with services/base.py's tournament_lock_for_organizer.
+changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
+that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
+its final places; clubs.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
 never the other way round: what both need lives in services/base.py.
