@@ -634,7 +634,8 @@ def _score_declared(
     declared or derived from the declarations; a declared winner must be a pair that can have
     won."""
     _check_declarations(rules, decl)
-    _check_perete_declared(rules, decl)
+    if decl.perete:
+        _check_perete_declared(rules, decl)
     if cards is not None:
         _check_against_cards(rules, decl, cards)
     pares = decl.pares
