@@ -30,7 +30,6 @@ quiero, paso, órdago, piedras, amarracos (5 piedras), juego (a game), vaca, par
 
 from __future__ import annotations
 
-import inspect
 import re
 import uuid
 from collections.abc import Callable
@@ -632,8 +631,8 @@ def _render_hands(
         {
             "hands": hands,
             "new_game_mano": _new_game_mano(hands, mano, context["seats"]),
-            # the first hand of a game may start from a score written on paper
-            "game_start": not hands or hands[-1]["game_ended"],
+            # the first hand may start from a score written on paper (scoring: start_of)
+            "game_start": not hands,
             "start": {"a": post.get("start_a", ""), "b": post.get("start_b", "")},
             "start_max": context["rules"]["stones_per_game"] - 1,
             "mano": mano,
@@ -696,10 +695,6 @@ def _start_from_post(post: Any, target: int) -> tuple[int, int]:
     return start[0], start[1]
 
 
-#: whether the hands service takes the score a game starts from (``start=(a, b)``)
-_HAND_START = "start" in inspect.signature(services.match_hand_add).parameters
-
-
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 @_table
@@ -711,15 +706,8 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
     try:
         hand = _hand_from_post(post)
         start = _start_from_post(post, match_rules(match=match).stones_per_game)
-        extra: dict[str, Any] = {}
-        if start != (0, 0):
-            if not _HAND_START:
-                raise Invalid(
-                    "This server cannot yet start a game from a written score; enter the "
-                    "hands from 0-0 or the games quickly.",
-                    code="start_score_unavailable",
-                )
-            extra["start"] = start
+        if start != (0, 0):  # the hands service reads it from the first hand (start_of)
+            hand["start"] = list(start)
         services.match_hand_add(
             match=match,
             hand=hand,
@@ -727,7 +715,6 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
             version=_version(post),
             via=services.LINK,
             device=_device(request),
-            **extra,
         )
     except (DomainError, ScoringError) as exc:
         return _render_hands(request, match, error=exc, post=post, status=_status(exc))
