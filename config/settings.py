@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "clubs.leagues",  # above tournaments: a league is played as tournaments
+    "clubs.circuits",  # above tournaments: circuits and interpeñas
 ]
 
 MIDDLEWARE = [
@@ -333,6 +334,7 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile": {"task": "tournaments.reconcile", "schedule": float(RECONCILE_SECONDS)},
     # webhook deliveries whose task was lost (the broker was down) are queued again
     "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
+    "circuits": {"task": "circuits.reconcile", "schedule": float(RECONCILE_SECONDS)},
 }
 
 # --- Benchmarks -----------------------------------------------------------------------------

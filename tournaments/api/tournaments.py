@@ -54,9 +54,14 @@ class RulesInputSerializer(serializers.Serializer):
     stones_per_game = serializers.IntegerField(required=False, help_text="piedras per juego")
     games_per_vaca = serializers.IntegerField(required=False)
     vacas_per_match = serializers.IntegerField(required=False)
-    real_31 = serializers.CharField(required=False, help_text="off, sota_777 or figure_777")
+    real_31 = serializers.CharField(
+        required=False, help_text="off, sota_777, figure_777, sota_of_suit or sota_apart"
+    )
     dejes = serializers.BooleanField(required=False)
     min_envite = serializers.IntegerField(required=False)
+    real_31_suit = serializers.CharField(required=False, allow_blank=True)
+    tio_perete = serializers.BooleanField(required=False)
+    forgotten_stones_lost = serializers.BooleanField(required=False)
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         values = super().to_internal_value(data)
@@ -73,6 +78,9 @@ class RulesOutputSerializer(serializers.Serializer):
     real_31 = serializers.CharField()
     dejes = serializers.BooleanField()
     min_envite = serializers.IntegerField()
+    real_31_suit = serializers.CharField()
+    tio_perete = serializers.BooleanField()
+    forgotten_stones_lost = serializers.BooleanField()
 
 
 class ClubRefSerializer(serializers.Serializer):

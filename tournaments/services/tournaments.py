@@ -4,7 +4,9 @@ Responsible for: the tournament row and its rule set (the columns of scoring.Rul
 by the engine so its message reaches the organizer), the tiebreak order (validated by
 scoring.standings.validate_order), the rule-set lock once the first partida has started, the
 status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Every write starts with services/base.py's tournament_lock_for_organizer.
+changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
+that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
+its final places; clubs.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
 never the other way round: what both need lives in services/base.py.
@@ -29,6 +31,7 @@ from django.utils.text import slugify
 from clubs.models import Club, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
+from config.queue import enqueue_on_commit
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
 from tournaments.models import Entry, Tournament
@@ -377,6 +380,8 @@ def tournament_status_change(
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
         if status == Tournament.Status.FINISHED:
             webhooks_tournament_finished(tournament=tournament)
+            # the circuits holding it rank its final places (clubs.circuits, above this app)
+            enqueue_on_commit("circuits.tournament_changed", tournament_id=tournament.pk)
     return tournament
 
 

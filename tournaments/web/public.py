@@ -424,6 +424,12 @@ def _rules(tournament: Tournament) -> list[str]:
         if tournament.real_31 != "off"
         else _("sin 31 real")
     )
+    if tournament.real_31_suit:
+        words.append(_("sota de %(suit)s") % {"suit": tournament.real_31_suit})
+    if tournament.tio_perete:
+        words.append(_("el tío Perete (4-5-6-7) vale una piedra"))
+    if tournament.forgotten_stones_lost:
+        words.append(_("piedra olvidada, piedra perdida al cortar"))
     words.append(_("se cuentan los dejes") if tournament.dejes else _("no se cuentan los dejes"))
     envite = tournament.min_envite
     words.append(
