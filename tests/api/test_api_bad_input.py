@@ -56,6 +56,9 @@ def demo():
         "user_id": Membership.objects.filter(club=club).first().user_id,
         "webhook_id": hook.pk,
         "delivery_id": delivery.pk,
+        # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
+        "table_id": 999_999,
+        "individual_id": 999_999,
     }
     client = Client()
     client.force_login(Membership.objects.get(club=club, user__username="organizador").user)

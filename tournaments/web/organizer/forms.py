@@ -20,7 +20,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Phase
+from tournaments.models import Phase, Tournament
 
 SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
 
@@ -94,6 +94,21 @@ class TournamentForm(Form):
         label=_("Público: cualquiera ve las rondas y la clasificación"),
         required=False,
         initial=True,
+    )
+    entrant_kind = forms.ChoiceField(
+        label=_("Se inscriben"),
+        choices=Tournament.EntrantKind.choices,
+        initial=Tournament.EntrantKind.PAIRS,
+        help_text=_(
+            "Individual: cada ronda se sortean las parejas. Mus francés: mesas de 3 a 6 jugadores."
+        ),
+    )
+    frances_table_size = forms.IntegerField(
+        label=_("Jugadores por mesa de mus francés"),
+        min_value=3,
+        max_value=6,
+        initial=4,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
     def __init__(self, *args, presets=(), editing: bool = False, **kwargs):
