@@ -401,7 +401,21 @@ def tournament_status_change(
                 allowed=STATUS_TERMS[allowed],
                 requested=STATUS_TERMS[status],
             )
-        if status == Tournament.Status.RUNNING:
+        if status == Tournament.Status.RUNNING and tournament.entrant_kind in (
+            Tournament.EntrantKind.INDIVIDUALS,
+            Tournament.EntrantKind.FRANCES,
+        ):
+            # players alone: the draw says how many it needs (4 individual, 3 Mus francés)
+            alone = tournament.individual_entries.filter(status__in=ACTIVE_ENTRY_STATUSES)
+            if alone.count() < 3:
+                raise Conflict(
+                    "A tournament of players alone needs at least {minimum} registered "
+                    "players to start; it has {registered}. Register players first.",
+                    code="too_few_players",
+                    minimum=3,
+                    registered=alone.count(),
+                )
+        elif status == Tournament.Status.RUNNING:
             active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
             if active < 2:
                 raise Conflict(

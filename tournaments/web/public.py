@@ -186,6 +186,8 @@ class StandingLine:
     buchholz: int
     why: str
     lives: int | None
+    #: players alone: juegos won (individual) or placing points (Mus francés)
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,8 @@ class StandingsView:
     lines: list[StandingLine]
     swiss: bool
     lives: bool
+    #: the standings of players alone (individual, Mus francés): a player a row, with points
+    alone: bool = False
 
 
 @dataclass
@@ -356,6 +360,12 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
     lives = phase.format == Phase.Format.LIVES
     groups = standings_for_phase(phase=phase)
     several_clubs = len({row.get("club") for g in groups for row in g["rows"]}) > 1
+    alone = tournament.entrant_kind in (
+        Tournament.EntrantKind.INDIVIDUALS,
+        Tournament.EntrantKind.FRANCES,
+    )
+    if alone:
+        swiss = False  # no Buchholz: a player's opponents change every round
     views = []
     for group in groups:
         lines = []
@@ -383,7 +393,8 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     name=row["name"],
                     players=" · ".join(row["players"]) if named else "",
                     club=row.get("club") or "",
-                    url=_pair_url(tournament, row["entry_id"]),
+                    # a player alone has no pair page (entry_id is their IndividualEntry)
+                    url="" if alone else _pair_url(tournament, row["entry_id"]),
                     withdrawn=row.get("withdrawn", False),
                     sub=" · ".join(part for part in sub if part),
                     played=row["played"],
@@ -395,10 +406,13 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     why=why,
                     # a tres ceros: the same arithmetic as tournaments.draw.lives_left
                     lives=max(phase.lives - row["lost"], 0) if lives else None,
+                    points=row.get("points"),
                 )
             )
         title = _("Grupo %(name)s") % {"name": group["group"]} if group["group"] else phase.name
-        views.append(StandingsView(title, phase, group["computed_at"], lines, swiss, lives))
+        views.append(
+            StandingsView(title, phase, group["computed_at"], lines, swiss, lives, alone=alone)
+        )
     return views
 
 

@@ -99,6 +99,7 @@ class TournamentForm(Form):
         label=_("Se inscriben"),
         choices=Tournament.EntrantKind.choices,
         initial=Tournament.EntrantKind.PAIRS,
+        required=False,
         help_text=_(
             "Individual: cada ronda se sortean las parejas. Mus francés: mesas de 3 a 6 jugadores."
         ),
@@ -108,8 +109,17 @@ class TournamentForm(Form):
         min_value=3,
         max_value=6,
         initial=4,
+        required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+
+    def clean(self):
+        data = super().clean()
+        # Not sent (an older form, a script): the tournament keeps (or gets) the default.
+        for name in ("entrant_kind", "frances_table_size"):
+            if data.get(name) in ("", None):
+                data.pop(name, None)
+        return data
 
     def __init__(self, *args, presets=(), editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
