@@ -387,3 +387,28 @@ def test_every_player_meets_new_table_mates_while_possible():
         round_close(round=rnd, actor=organizer)
     assert max(met.values()) == 1
     assert IndividualEntry.objects.filter(tournament=t).count() == 16
+
+
+def test_a_trios_match_takes_game_scores_not_hands():
+    t, organizer = tournament(Tournament.EntrantKind.TRIOS)
+    trio_register_pasted(
+        tournament=t,
+        actor=organizer,
+        text="\n".join(f"A{n} X / B{n} Y / C{n} Z" for n in range(2)),
+    )
+    rnd = round_draw_generate(phase=swiss(t, organizer), actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    match = rnd.matches.get()
+    with pytest.raises(Invalid) as error:
+        results.match_result_submit(
+            match=match,
+            side="a",
+            payload={"hands": []},
+            idempotency_key="h",
+            version=0,
+            via="link",
+        )
+    assert error.value.code == "trio_hands"
+    with pytest.raises(Invalid) as error:
+        results.match_hand_add(match=match, hand={}, idempotency_key="h2", version=0, via="link")
+    assert error.value.code == "trio_hands"

@@ -172,3 +172,23 @@ def test_the_phone_page_in_english_and_an_unknown_link(client, frances_round):
     page = client.get(url("frances-table", table.token), HTTP_ACCEPT_LANGUAGE="en")
     assert "Finishing order" in page.content.decode()
     assert client.get(url("frances-table", "nope")).status_code == 404
+
+
+def test_the_public_round_and_standings_of_mus_frances(
+    client, desk, frances_round, django_capture_on_commit_callbacks
+):
+    table = FrancesTable.objects.get(round=frances_round)
+    ids = list(table.seats.values_list("entry_id", flat=True))
+    data = {f"t{table.pk}_place{n}": pk for n, pk in enumerate(ids, start=1)}
+    with django_capture_on_commit_callbacks(execute=True):
+        desk.post(
+            url("organizer-frances-result", frances_round.pk, table.pk),
+            {**data, "version": 0, "idempotency_key": "k"},
+        )
+    t = frances_round.phase.tournament
+    winner = str(IndividualEntry.objects.get(pk=ids[0]))
+    page = client.get(url("public-round", t.club.slug, t.slug, frances_round.pk)).content.decode()
+    assert "Mesa 1" in page and winner in page
+    standings = client.get(url("public-standings", t.club.slug, t.slug)).content.decode()
+    assert "Pts" in standings and winner in standings
+    assert "/parejas/" not in standings.split("<tbody>")[1].split("</tbody>")[0]

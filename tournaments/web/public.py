@@ -38,6 +38,7 @@ from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.entrants import frances_table_list
 from tournaments.selectors.registration import entry_list
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
@@ -802,8 +803,28 @@ def round_page(
             "round": rnd,
             "phase": phase,
             "tables": _tables(tournament, phase, rnd.match_list),
+            "frances_tables": _frances_tables(tournament, rnd),
         },
     )
+
+
+def _frances_tables(tournament: Tournament, rnd: Round) -> list[dict]:
+    """A Mus francés round's tables: the players by seat and, once confirmed, the finishing
+    order (two queries); nothing for other tournaments."""
+    if tournament.entrant_kind != Tournament.EntrantKind.FRANCES:
+        return []
+    views = []
+    for table in frances_table_list(round=rnd, user=None):
+        seats = list(table.seats.all())
+        names = {s.entry_id: str(s.entry) for s in seats}
+        views.append(
+            {
+                "number": table.table_number,
+                "players": [str(s.entry) for s in seats],
+                "order": [names.get(p, "?") for p in (table.order or [])],
+            }
+        )
+    return views
 
 
 @require_safe
