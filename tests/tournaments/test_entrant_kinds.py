@@ -412,3 +412,30 @@ def test_a_trios_match_takes_game_scores_not_hands():
     with pytest.raises(Invalid) as error:
         results.match_hand_add(match=match, hand={}, idempotency_key="h2", version=0, via="link")
     assert error.value.code == "trio_hands"
+
+
+def test_a_trios_match_rates_its_three_players_on_each_side():
+    from clubs.models import RatedMatch
+    from clubs.ratings_services import rating_tournament_match_sync
+
+    t, organizer = tournament(Tournament.EntrantKind.TRIOS)
+    trio_register_pasted(
+        tournament=t,
+        actor=organizer,
+        text="\n".join(f"A{n} X / B{n} Y / C{n} Z" for n in range(2)),
+    )
+    rnd = round_draw_generate(phase=swiss(t, organizer), actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    match = rnd.matches.get()
+    results.match_result_submit(
+        match=match,
+        side="organizer",
+        payload=A_WINS,
+        idempotency_key="o",
+        version=0,
+        via="account",
+        actor=organizer,
+    )
+    rating_tournament_match_sync(match_id=match.pk)
+    rated = RatedMatch.objects.get(source_id=match.pk)
+    assert len(rated.players_a) == 3 and len(rated.players_b) == 3
