@@ -397,22 +397,25 @@ def draw_alone(phase: Phase, number: int) -> Round:
     ids = [p.id for p in players]
     if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
         draw = seat_frances(
-            ids, past, size=tournament.frances_table_size, rng=rng, standings=standings
+            ids,
+            past,
+            size=tournament.frances_table_size,
+            rng=rng,
+            standings=standings,
+            tables=tournament.tables_available or None,
         )
     else:
         rests: dict[int, int] = {}
         for rested in (phase.settings or {}).get("rests", {}).values():
             for pk in rested:
                 rests[pk] = rests.get(pk, 0) + 1
-        draw = pair_individuals(ids, past, rng=rng, standings=standings, rests=rests)
-    available = tournament.tables_available
-    if available and len(draw.tables) > available:
-        raise DrawError(
-            "This round has {matches} matches but only {tables} tables; add tables or split "
-            "the round into sessions.",
-            code="tables_too_few",
-            matches=len(draw.tables),
-            tables=available,
+        draw = pair_individuals(
+            ids,
+            past,
+            rng=rng,
+            standings=standings,
+            rests=rests,
+            tables=tournament.tables_available or None,
         )
     rnd = Round.objects.create(phase=phase, number=number, status=Round.Status.DRAFT)
     if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:

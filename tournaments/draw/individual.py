@@ -148,6 +148,17 @@ def _check_players(players: Sequence[int], minimum: int) -> list[int]:
     return ids
 
 
+def _check_tables(needed: int, available: int | None) -> None:
+    if available and needed > available:
+        raise DrawError(
+            "This round has {matches} matches but only {tables} tables; add tables or split "
+            "the round into sessions.",
+            code="tables_too_few",
+            matches=needed,
+            tables=available,
+        )
+
+
 def _order(players: list[int], standings: Sequence[int] | None, rng_seed: int) -> list[int]:
     """The players best first: by the standings given, the others after them by lot."""
     rng = make_rng(rng_seed)
@@ -264,12 +275,15 @@ def pair_individuals(
     rng: int,
     standings: Sequence[int] | None = None,
     rests: Mapping[int, int] | None = None,
+    tables: int | None = None,
     exact_limit: int = EXACT_LIMIT,
 ) -> IndividualDraw:
     """One round of an individual tournament (see the module docstring for the order of
     priority). ``players``: the ids of who plays; ``past``: the tables of earlier rounds;
-    ``standings``: ids best first (None in round one: lots); ``rests``: rests so far per id."""
+    ``standings``: ids best first (None in round one: lots); ``rests``: rests so far per id;
+    ``tables``: the tables available (None: no limit)."""
     ids = _check_players(players, 4)
+    _check_tables(len(ids) // 4, tables)
     order = _order(ids, standings, rng)
     rested = _choose_rests(order, len(ids) % 4, rests or {})
     playing = [p for p in order if p not in set(rested)]
@@ -373,11 +387,14 @@ def seat_frances(
     size: int,
     rng: int,
     standings: Sequence[int] | None = None,
+    tables: int | None = None,
     exact_limit: int = EXACT_LIMIT,
 ) -> IndividualDraw:
-    """One round of Mus francés tables of ``size`` (see the module docstring)."""
+    """One round of Mus francés tables of ``size`` (see the module docstring); ``tables``: the
+    tables available (None: no limit)."""
     ids = _check_players(players, 3)
     sizes = frances_table_sizes(len(ids), size)
+    _check_tables(len(sizes), tables)
     order = _order(ids, standings, rng)
     place = {p: n for n, p in enumerate(order)}
     hist = _History(past)

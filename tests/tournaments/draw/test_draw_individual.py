@@ -197,3 +197,13 @@ def test_frances_seats_the_fewest_players_together_again(rounds, seed):
     draw = seat_frances(players, past, size=3, rng=seed)
     assert sorted(p for t in draw.tables for p in t.players) == players
     assert draw.partner_repeats == least
+
+
+def test_too_few_tables_is_a_draw_error():
+    with pytest.raises(DrawError) as error:
+        pair_individuals(list(range(12)), rng=1, tables=2)
+    assert error.value.code == "tables_too_few"
+    with pytest.raises(DrawError) as error:
+        seat_frances(list(range(12)), size=4, rng=1, tables=2)
+    assert error.value.code == "tables_too_few"
+    assert len(seat_frances(list(range(12)), size=4, rng=1, tables=3).tables) == 3
