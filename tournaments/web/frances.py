@@ -59,6 +59,10 @@ def _render(
         {"n": n, "chosen": chosen[n - 1] if chosen else None} for n in range(1, len(seats) + 1)
     ]
     latest = state["submitted"][-1] if state["submitted"] else None
+    my_seat = _number(post.get("seat")) if post else request.session.get(_seat_key(table))
+    # who confirms: this phone's seat unless it entered the latest order, else the next seat
+    others = [s.seat for s in seats if latest is None or s.seat != latest["seat"]]
+    confirm_seat = my_seat if my_seat in others else (others[0] if others else None)
     context = {
         "table": table,
         "round_label": round_name(table.round),
@@ -79,7 +83,8 @@ def _render(
         "final": [names.get(p, p) for p in (table.order or [])],
         "open": table.status != Match.Status.CONFIRMED and table.round.status == "published",
         "error": error_message(error) if error is not None else "",
-        "my_seat": _number(post.get("seat")) if post else request.session.get(_seat_key(table)),
+        "my_seat": my_seat,
+        "confirm_seat": confirm_seat,
         "key": uuid.uuid4().hex,
     }
     return render(request, "tables/frances.html", context, status=status)
