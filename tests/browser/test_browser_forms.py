@@ -138,3 +138,41 @@ def test_one_round_of_trios(new_phone, live_server, organizer, screenshot):
     assert set(names[:2]) == set(winners) and set(names) == set(TRIOS)
     no_horizontal_overflow(public)
     screenshot(public, "forms-trios-standings")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_mus_frances_table_on_two_phones(new_phone, live_server, organizer, screenshot):
+    from tournaments.models import FrancesTable
+    from tournaments.services.entrants import individual_register_pasted
+    from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
+
+    t = tournament(organizer, Tournament.EntrantKind.FRANCES, "Mus francés de Reyes")
+    individual_register_pasted(tournament=t, actor=organizer, text="\n".join(PLAYERS[:4]))
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=2
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    table = FrancesTable.objects.get(round=rnd)
+    seats = list(table.seats.select_related("entry__player").order_by("seat"))
+    url = f"{live_server.url}/mesa-frances/{table.token}/"
+
+    first = new_phone()
+    first.goto(url)
+    expect(first.get_by_test_id("frances-seats")).to_contain_text(str(seats[0].entry))
+    first.select_option("#order-seat", "1")
+    for n, seat in enumerate(reversed(seats), start=1):
+        first.select_option(f"#place{n}", str(seat.entry_id))
+    no_horizontal_overflow(first)
+    screenshot(first, "forms-frances-order")
+    first.get_by_test_id("frances-submit").click()
+    expect(first.get_by_test_id("frances-latest")).to_contain_text(str(seats[-1].entry))
+
+    second = new_phone()
+    second.goto(url)
+    second.select_option("#confirm-seat", "2")
+    second.get_by_test_id("frances-confirm").click()
+    expect(second.get_by_test_id("frances-final")).to_contain_text(str(seats[-1].entry))
+    table.refresh_from_db()
+    assert table.status == Match.Status.CONFIRMED
+    assert table.order == [s.entry_id for s in reversed(seats)]
