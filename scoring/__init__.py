@@ -53,7 +53,8 @@ from scoring.match import (
     play_match,
     record_games,
 )
-from scoring.rules import PRESETS, Real31, RuleSet
+from scoring.rules import PRESETS, Form, Real31, RuleSet
+from scoring.table import TableLance, TableScore, score_table, table_values
 
 __all__ = [
     "PRESETS",
@@ -64,6 +65,7 @@ __all__ = [
     "DeclarationError",
     "Declarations",
     "EntryAfterEnd",
+    "Form",
     "FormatError",
     "GameEntry",
     "GameEntryError",
@@ -80,6 +82,8 @@ __all__ = [
     "RuleSetError",
     "ScoreEvent",
     "ScoringError",
+    "TableLance",
+    "TableScore",
     "amarracos",
     "apply_hand",
     "check_game_stones",
@@ -95,4 +99,6 @@ __all__ = [
     "record_games",
     "run",
     "score_hand",
+    "score_table",
+    "table_values",
 ]

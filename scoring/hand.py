@@ -54,7 +54,9 @@ from scoring.cards import (
 )
 from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
 from scoring.messages import Term
-from scoring.rules import Real31, RuleSet
+from scoring.rules import Form, Real31, RuleSet
+
+_PAIRS = Form.PAIRS
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_hand_values = _cards.hand_values if _cards is not None else None
@@ -432,8 +434,18 @@ def _lance_from_cards(actions: tuple[Action, ...], situation: int) -> _Lance:
     return lance
 
 
+#: the scorer of every form but pairs: scoring.table registers it here when the package is
+#: imported (it imports this module, so this module cannot import it)
+OTHER_FORMS: list = []
+
+
 def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
-    """Score one hand. Raises the engine's error for anything that cannot have happened."""
+    """Score one hand. Raises the engine's error for anything that cannot have happened.
+
+    Pairs take the four-seat path below; every other form goes to scoring.table.score_table
+    (a TableScore, with the same events, ordago, lances and stones)."""
+    if rules.form is not _PAIRS:
+        return OTHER_FORMS[0](rules, record)
     bets, cards, decl = record
     if decl is None and cards is not None:  # the hot path: each lance from _LANCES
         c0, c1, c2, c3 = cards

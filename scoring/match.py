@@ -26,9 +26,17 @@ from dataclasses import dataclass, replace
 
 from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, shown
 from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
-from scoring.rules import RuleSet
+from scoring.rules import Form, RuleSet
+from scoring.table import TableScore, score_table
 
 TEAMS = ("A", "B")
+
+
+def party_name(rules: RuleSet, index: int) -> str:
+    """Who scores together, as the results name them: pareja A or B in pairs and trios, the
+    player at position P1 … P6 (counted around the table from the first mano's seat 0)
+    otherwise."""
+    return TEAMS[index] if rules.sides == 2 else f"P{index + 1}"
 
 
 def amarracos(stones: int) -> tuple[int, int]:
@@ -56,9 +64,14 @@ class MatchState:
     game_first_mano: int = 0  # position that was mano in the current game's first hand
     hands: int = 0
     winner: int | None = None  # the match's winner once decided
+    #: Mus francés: the positions in the order they ran out of chips (``stones`` holds each
+    #: position's chips there, and there are no games or vacas)
+    out: tuple[int, ...] = ()
 
     @classmethod
     def start(cls, rules: RuleSet, first_mano: int = 0) -> MatchState:
+        if rules.form is not Form.PAIRS:
+            return _start_table(cls, rules, first_mano)
         if first_mano not in (0, 1, 2, 3):
             raise GameEntryError(
                 "The first mano is a seat from 0 to 3 (A1, B1, A2, B2), not {value}.",
@@ -68,16 +81,27 @@ class MatchState:
         return cls(rules, first_mano, mano=first_mano, game_first_mano=first_mano)
 
     @property
+    def standings(self) -> tuple[int, ...]:
+        """Mus francés: the positions in the order they ran out of chips, then those still
+        playing by fewest chips (ties: the position that was nearer mano in the first hand)."""
+        playing = [p for p in range(self.rules.players) if p not in self.out]
+        first = self.first_mano
+        n = self.rules.players
+        playing.sort(key=lambda p: (self.stones[p], (p - first) % n))
+        return self.out + tuple(playing)
+
+    @property
     def finished(self) -> bool:
         return self.winner is not None
 
     @property
     def mano_team(self) -> int:
-        return self.mano % 2
+        return self.mano % self.rules.sides
 
     def team_of_side(self, side: int) -> int:
-        """Side 0 is the pareja mano of the next hand."""
-        return (self.mano + side) % 2
+        """Side 0 is the pareja mano of the next hand (in individual Mus, side k is the player
+        k seats after mano)."""
+        return (self.mano + side) % self.rules.sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +117,12 @@ class HandOutcome:
 
 def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
     """Score a hand and add it to the match. Returns the new state; the old one is unchanged."""
+    if state.finished and state.rules.form is not Form.PAIRS:
+        raise EntryAfterEnd(
+            "The match is over: {winner} won it. No more hands can be entered.",
+            code="match_over_table",
+            winner=party_name(state.rules, state.winner),
+        )
     if state.finished:
         raise EntryAfterEnd(
             "The match is over: pareja {winner} won it {won}-{lost} in vacas. No more hands can "
@@ -102,6 +132,8 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
             won=state.vacas[state.winner],
             lost=state.vacas[1 - state.winner],
         )
+    if state.rules.form is Form.FRANCES:
+        return _apply_frances(state, record)
     score = score_hand(state.rules, record)
     target = state.rules.stones_per_game
     stones = list(state.stones)
@@ -124,19 +156,20 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
     mano = state.mano
     if game_winner is None:
         new = replace(
-            state, stones=(stones[0], stones[1]), mano=(mano + 1) % 4, hands=state.hands + 1
+            state,
+            stones=tuple(stones),
+            mano=(mano + 1) % state.rules.players,
+            hands=state.hands + 1,
         )
         return new, HandOutcome(score, mano, tuple(applied), new.stones, None)
-    new, game = _end_game(
-        replace(state, hands=state.hands + 1), (stones[0], stones[1]), game_winner, ordago
-    )
+    new, game = _end_game(replace(state, hands=state.hands + 1), tuple(stones), game_winner, ordago)
     return new, HandOutcome(
         score,
         mano,
         tuple(applied),
         game.stones,
         game,
-        vaca_ended=new.vaca_games == (0, 0),
+        vaca_ended=not any(new.vaca_games),
         match_ended=new.finished,
     )
 
@@ -151,20 +184,129 @@ def _end_game(
     vacas = list(state.vacas)
     if won[winner] >= rules.games_per_vaca:
         vacas[winner] += 1
-        won = [0, 0]
+        won = [0] * len(won)
     match_winner = winner if vacas[winner] >= rules.vacas_per_match else None
-    next_first = (state.game_first_mano + 1) % 4
+    next_first = (state.game_first_mano + 1) % rules.players
     new = replace(
         state,
-        stones=(0, 0),
+        stones=(0,) * len(won),
         games=state.games + (game,),
-        vaca_games=(won[0], won[1]),
-        vacas=(vacas[0], vacas[1]),
+        vaca_games=tuple(won),
+        vacas=tuple(vacas),
         mano=next_first,
         game_first_mano=next_first,
         winner=match_winner,
     )
     return new, game
+
+
+def _start_table(cls, rules: RuleSet, first_mano: int) -> MatchState:
+    """A match of any form but pairs: positions 0 … players-1 around the table."""
+    n = rules.players
+    if isinstance(first_mano, bool) or first_mano not in range(n):
+        raise GameEntryError(
+            "The first mano is a seat from 0 to {last}, not {value}.",
+            code="first_mano_seat_table",
+            last=n - 1,
+            value=shown(first_mano),
+        )
+    if rules.form is Form.FRANCES:
+        zero = (rules.chips,) * n
+    else:
+        zero = (0,) * rules.sides
+    return cls(
+        rules,
+        first_mano,
+        stones=zero,
+        vaca_games=(0,) * rules.sides,
+        vacas=(0,) * rules.sides,
+        mano=first_mano,
+        game_first_mano=first_mano,
+    )
+
+
+def playing(state: MatchState) -> tuple[int, ...]:
+    """Mus francés: the positions still playing, in seat order from the next hand's mano."""
+    n = state.rules.players
+    return tuple(p for p in ((state.mano + k) % n for k in range(n)) if p not in state.out)
+
+
+def check_players_in(state: MatchState, given: int) -> None:
+    """Mus francés: a hand has the cards of the players still in, no more (a player who ran out
+    of chips has won or finished and neither plays nor bets again)."""
+    seats = playing(state)
+    if given != len(seats) and state.out:
+        raise EntryAfterEnd(
+            "{out} ran out of chips and no longer play: give the cards of the {count} players "
+            "still in, in seat order from mano ({mano}).",
+            code="player_out",
+            out=[party_name(state.rules, p) for p in state.out],
+            count=len(seats),
+            mano=party_name(state.rules, seats[0]),
+            given=given,
+        )
+
+
+def _apply_frances(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
+    """A hand of Mus francés: the players still in are the seats, from mano; chips move as the
+    events say, nobody pays more chips than they hold, and a player left without chips is out
+    (source 001: «ganará el primer jugador en quedarse sin fichas»). The table plays on until
+    one player is left; the order of running out is the standings."""
+    seats = playing(state)
+    if record.cards is not None:
+        check_players_in(state, len(record.cards))
+    score: TableScore = score_table(state.rules, record, seats=len(seats))
+    chips = list(state.stones)
+    out = list(state.out)
+    applied: list[ScoreEvent] = []
+    players = {lance.lance: lance.players for lance in score.lances}
+
+    def pay(position: int, amount: int) -> int:
+        paid = min(amount, chips[position])
+        chips[position] -= paid
+        return paid
+
+    def runs_out(positions) -> None:
+        for position in positions:
+            if chips[position] == 0 and position not in out:
+                out.append(position)
+
+    for event in score.events:
+        applied.append(event)
+        if event.kind == "envite":
+            taker = seats[event.side]
+            if taker in out:  # it ran out earlier in the count: it has won, takes nothing
+                continue
+            payers = [seats[s] for s in players[event.lance] if s != event.side]
+            chips[taker] += sum(pay(p, event.stones) for p in payers)
+            runs_out(payers)
+        else:
+            pay(seats[event.side], event.stones)
+            runs_out([seats[event.side]])
+    if score.ordago is not None:
+        applied.append(score.ordago)
+        lance = next(x for x in score.lances if x.outcome.value == "ordago")
+        best, taker = seats[score.ordago.side], seats[lance.taker]
+        paid = pay(best, chips[best])
+        if taker not in out:  # else the chips go to the centre
+            chips[taker] += paid
+        runs_out([best])
+    left = [p for p in seats if p not in out]
+    n = state.rules.players
+    finished = len(left) <= 1
+    mano = seats[0]
+    next_mano = next(((mano + k) % n for k in range(1, n + 1) if (mano + k) % n not in out), mano)
+    if finished:
+        out.extend(left)
+    new = replace(
+        state,
+        stones=tuple(chips),
+        out=tuple(out),
+        mano=next_mano,
+        hands=state.hands + 1,
+        winner=out[0] if finished else None,
+    )
+    return new, HandOutcome(score, mano, tuple(applied), new.stones, None, match_ended=finished)
 
 
 def play_match(

@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
-from scoring.errors import RuleSetError, shown
+from scoring.errors import FORM_TERMS, RuleSetError, shown
 
 
 class Real31(enum.StrEnum):
@@ -27,6 +27,27 @@ class Real31(enum.StrEnum):
     OFF = "off"
     SOTA_777 = "sota_777"  # only sota+7+7+7 (source 000: "some others restrict it")
     FIGURE_777 = "figure_777"  # any card worth 10 with three sietes (source 003)
+
+
+class Form(enum.StrEnum):
+    """Who plays against whom (sources 002/004: «individually between two or more players, up
+    to six, or between four or six, forming two sides»; 001: Mus francés)."""
+
+    PAIRS = "pairs"  # 2 x 2, seats alternating between the sides
+    TRIOS = "trios"  # 2 x 3, seats alternating between the sides
+    INDIVIDUAL = "individual"  # 2 to 6 players, each for themself, stones as in pairs
+    FRANCES = "frances"  # Mus francés: 3 to 6 players with chips (source 001)
+
+
+#: the seats each form allows, and how many when the rule set does not say
+FORM_SEATS = {
+    Form.PAIRS: (4, 4, 4),
+    Form.TRIOS: (6, 6, 6),
+    Form.INDIVIDUAL: (2, 6, 4),
+    Form.FRANCES: (3, 6, 4),
+}
+#: what a Mus francés player may start with (source 001: «empezará con 10 o 20 fichas»)
+FRANCES_CHIPS = (10, 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +59,12 @@ class RuleSet:
     real_31: Real31 = Real31.OFF
     dejes: bool = True
     min_envite: int = 2
+    #: who plays against whom; the fields after it only matter for some forms
+    form: Form = Form.PAIRS
+    #: how many players sit at the table (0: the form's usual number)
+    players: int = 0
+    #: Mus francés: the chips each player starts with
+    chips: int = 20
 
     def __post_init__(self) -> None:
         if (
@@ -90,6 +117,38 @@ class RuleSet:
             raise RuleSetError(
                 "Dejes must be true or false, not {value}.", code="dejes", value=shown(self.dejes)
             )
+        if not isinstance(self.form, Form):
+            raise RuleSetError(
+                "The form must be one of: pairs, trios, individual, frances (got {value}).",
+                code="form",
+                value=shown(self.form),
+            )
+        low, high, usual = FORM_SEATS[self.form]
+        if self.players == 0:
+            object.__setattr__(self, "players", usual)
+        if _out_of_range(self.players, low, high):
+            if low == high:
+                raise RuleSetError(
+                    "The form {form} is played by {low} players, not {value}.",
+                    code="players_fixed",
+                    form=FORM_TERMS[self.form.value],
+                    low=low,
+                    value=shown(self.players),
+                )
+            raise RuleSetError(
+                "The form {form} is played by {low} to {high} players, not {value}.",
+                code="players_range",
+                form=FORM_TERMS[self.form.value],
+                low=low,
+                high=high,
+                value=shown(self.players),
+            )
+        if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+            raise RuleSetError(
+                "In Mus francés each player starts with 10 or 20 chips, not {value}.",
+                code="chips",
+                value=shown(self.chips),
+            )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
@@ -120,7 +179,27 @@ class RuleSet:
                     code="real_31",
                     value=shown(raw),
                 ) from None
+        if "form" in values:
+            raw = values["form"]
+            try:
+                values["form"] = raw if isinstance(raw, Form) else Form(raw)
+            except ValueError:
+                raise RuleSetError(
+                    "The form must be one of: pairs, trios, individual, frances (got {value}).",
+                    code="form",
+                    value=shown(raw),
+                ) from None
         return cls(**values)
+
+    @property
+    def sides(self) -> int:
+        """How many sides play a hand: 2 in pairs and trios, one per player otherwise."""
+        return 2 if self.form in (Form.PAIRS, Form.TRIOS) else self.players
+
+    @property
+    def individual(self) -> bool:
+        """Each player for themself (individual and Mus francés)."""
+        return self.form in (Form.INDIVIDUAL, Form.FRANCES)
 
     @property
     def max_game_stones(self) -> int:
@@ -149,7 +228,11 @@ class RuleSet:
             "real_31": self.real_31.value,
             "dejes": self.dejes,
             "min_envite": self.min_envite,
-        }
+        } | (
+            {}  # pairs, as before forms existed: stored rule sets compare equal
+            if self.form is Form.PAIRS
+            else {"form": self.form.value, "players": self.players, "chips": self.chips}
+        )
 
 
 #: what the last lance of a game usually adds past the target: an envite of a few stones and the
