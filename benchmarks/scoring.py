@@ -6,8 +6,8 @@ Random deals (seeded) with random but legal betting are generated as the JSON-re
 docs/scoring-json.md (cards as text, bets as text), then timed end to end: parsing the cards
 and bets, evaluating the four lances, and scoring. Pairs two ways: with cards, and with
 declarations only (what a table enters without cards); then each other form (trios,
-individual, Mus francés) with cards, through the engine's path for any number of seats. One core, CPU time, so that other processes on the
-machine do not count against the engine. Prints figures; it is not a test.
+individual, Mus francés) with cards, through the engine's path for any number of seats. One
+core, CPU time, so that other processes on the machine do not count against the engine. Prints figures; it is not a test.
 
 Honest about memoisation: the hands are generated in a separate process, and every timed hand
 is scored for the first time. The engine first scores a warm-up set of other hands, as a
@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--forms-hands", type=int, default=2_000, help="hands per slice of each other form (0: none)"
+        "--forms-hands", type=int, default=2_000, help="hands per slice of each other form (0 none)"
     )
     args = parser.parse_args()
     rules = RuleSet()

@@ -2,7 +2,8 @@
 
 Responsible for: every rule of Mus the service applies — cards and the four lances (grande,
 chica, pares, juego/punto), the betting of each lance (paso, envite, deje, órdago), a hand's
-score, games, vacas and the match, games entered as final stones, and standings. It takes plain
+score, games, vacas and the match, games entered as final stones, and standings; in every form
+(pairs, trios, individual, Mus francés). It takes plain
 values and returns new ones; no I/O, no clock, no randomness.
 
 Must not: import Django or anything of the web service. A test enforces it.
@@ -14,6 +15,9 @@ The API in brief (docs/rules.md has the rules, docs/scoring-json.md the JSON for
     score = score_hand(rules, record)                 # HandScore: events, lance winners
     state, outcome = apply_hand(MatchState.start(rules), record)
     state = record_games(rules, [GameEntry((40, 22))], complete=False)
+
+    trios = RuleSet(form=Form.TRIOS)                  # also individual (2-6), frances (3-6)
+    score = score_hand(trios, hand_from_json({"cards": [...6 hands], "bets": {...}}, trios))
 
 Every impossible entry raises a ScoringError subclass with a message a player understands.
 """

@@ -22,6 +22,11 @@ de plus»).
 
 Stones (sources 001, 000, 003): a first envite refused gives 1 stone (the deje); a raise refused
 gives what was bet before that raise; an accepted bet is worth its total to the lance's winner.
+
+Other forms (scoring.table): trios bet side against side with ``resolve`` (seats alternate, so
+``seat % 2`` is the side for six seats as for four); individual Mus and Mus francés, where each
+player bets for themself, use ``resolve_individual``: after a bet every other player answers in
+turn, and the bet is querido among those who accepted it (docs/rules.md, «Forms»).
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ there and then, so the order of the events matters) or know about tournaments.
 
 Seats are numbered from mano: 0 mano, 1 the next to speak (on mano's right), 2 mano's partner,
 3 postre (the dealer). Side 0 is the pareja mano (seats 0 and 2), side 1 the pareja postre.
+This module is the four-seat path of the pairs form, built for speed; ``score_hand`` hands
+every other form to scoring.table, which scores any form (pairs too, with the same answers).
 
 Terms: lance (grande, chica, pares, juego, punto), paso, envite, deje, quiero/no quiero,
 órdago, par/medias/duples, juego/punto, 31 real, mano, postre.

@@ -6,7 +6,7 @@ wrong for anything of the wrong shape. The web layer and ``python -m scoring`` b
 
 Must not: hold a rule of Mus; every rule is in cards, betting, hand and match.
 
-Terms: lance, mano, postre, pareja, piedras, amarracos, vaca, órdago.
+Terms: lance, mano, postre, pareja, piedras, amarracos, vaca, órdago, bando (side), fichas.
 """
 
 from __future__ import annotations

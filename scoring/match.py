@@ -16,8 +16,14 @@ A2, B2 (positions 0-3) in speaking order; mano passes to the right (the next pos
 each hand. The first game's mano is given; each new game starts one position further on than the
 previous game started (source 000: «the dealer will be the last game's first player»).
 
+Other forms (RuleSet.form): the same state for any number of seats and sides — trios are
+two teams at six positions (A1, B1, A2, B2, A3, B3), individual Mus one side per position (P1 …
+P6), each with its stones, games and vacas. Mus francés has no games: ``stones`` holds each
+position's chips, the players who run out leave in order (``out``), and the table plays on until
+one is left; ``standings`` is the order of running out (source 001 «Mus francés»).
+
 Terms: piedras (stones), amarracos (5 stones), juego/partida (a game), vaca, mano, postre,
-órdago, deje.
+órdago, deje, fichas (Mus francés chips).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ Must not: know about tournaments, clubs or the database.
 
 Terms: reyes (8 reyes: every 3 is a rey and every 2 an as; 4 reyes: 3 and 2 keep their value),
 piedras (stones), juego (a game to 30/40 stones, and also the lance), vaca (a set of games),
-31 real, deje (the stone a refused envite gives), envite.
+31 real, deje (the stone a refused envite gives), envite, modalidad (``form``: pairs, trios,
+individual, Mus francés), fichas (the chips of Mus francés).
 """
 
 from __future__ import annotations

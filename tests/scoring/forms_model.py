@@ -300,3 +300,28 @@ def frances_chips(rules: RuleSet, hand: TableHand) -> tuple[list[int], tuple | N
         else:
             chips[winner] -= _bonus(refs, index, [winner])
     return [a + b for a, b in zip(dejes, chips, strict=True)], None
+
+
+_PARES_WORDS = ("none", "par", "medias", "duples")
+
+
+def declared(rules: RuleSet, hand: TableHand) -> dict[str, Any]:
+    """What honest players declare for this hand, with the winner of every lance that was
+    played out (en paso or accepted), as the JSON's ``declarations``."""
+    refs = hand.refs
+    juego = [
+        ("31 real" if r.real else r.points) if r.has_juego else "none" for r in refs
+    ]
+    result: dict[str, Any] = {"pares": [_PARES_WORDS[r.pares] for r in refs], "juego": juego}
+    if not any(r.has_juego for r in refs):
+        result["punto"] = [r.points for r in refs]
+    winners = {}
+    for index, ending in enumerate(hand.endings):
+        if ending is None or ending.outcome in ("not_played", "no_querido"):
+            continue
+        name = lance_name(refs, index)
+        seat = best(refs, name, ending.players or speakers(refs, index))
+        side = side_of(rules, seat)
+        winners[name] = ("mano", "postre")[side] if two_sides(rules) else side
+    result["winners"] = winners
+    return result

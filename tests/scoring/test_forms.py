@@ -33,6 +33,7 @@ from scoring import (
 )
 from scoring.match import playing
 from tests.scoring import forms_model as model
+from tests.scoring.test_properties import mutated, only_scoring_errors
 
 pytestmark = pytest.mark.usefixtures("engine_path")
 
@@ -98,6 +99,22 @@ def test_the_generic_path_scores_pairs_as_the_four_seat_path(case):
         (x.lance, x.outcome, x.side) for x in fast.lances
     ]
     assert _events(fast) == model.classic_events(rules, hand)[0]
+
+
+@SETTINGS
+@given(st.sampled_from([Form.TRIOS, Form.INDIVIDUAL]), st.data())
+def test_declarations_score_like_the_cards(form, data):
+    """A hand entered without cards, from what honest players declare and the winners of the
+    lances, scores as the cards do; with the cards too, they agree."""
+    rules, hand = data.draw(model.table_hands(form))
+    by_cards = score_hand(rules, hand_from_json(hand.json, rules))
+    declarations = model.declared(rules, hand)
+    bets = hand.json["bets"]
+    words = {"declarations": declarations, "bets": bets}
+    by_words = score_hand(rules, hand_from_json(words, rules))
+    both = score_hand(rules, hand_from_json({**hand.json, "declarations": declarations}, rules))
+    assert _events(by_words) == _events(by_cards) == _events(both)
+    assert by_words.ordago == by_cards.ordago
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -169,6 +186,25 @@ def test_frances_table_plays_until_one_player_has_chips(seats, seed):
         assert state.standings == state.out
     with_zero = [p for p in range(seats) if state.stones[p] == 0]
     assert set(with_zero) - set(state.out) <= set(state.out[-1:])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from([Form.TRIOS, Form.INDIVIDUAL, Form.FRANCES]), st.data())
+def test_any_broken_request_of_any_form_raises_only_the_engines_error(form, data):
+    """Bad input in any form is refused with the engine's error (a clear 400 through the
+    service), never another exception."""
+    rules, hand = data.draw(model.table_hands(form))
+    request = data.draw(
+        st.sampled_from(
+            [
+                {"rules": rules.as_dict(), "hand": hand.json},
+                {"rules": rules.as_dict(), "hands": [hand.json, hand.json]},
+            ]
+        )
+    )
+    for _ in range(data.draw(st.integers(1, 3))):
+        request = data.draw(mutated(request))
+    only_scoring_errors(lambda: run(request))
 
 
 # ---------------------------------------------------------------------------------------------
