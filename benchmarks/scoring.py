@@ -7,7 +7,8 @@ docs/scoring-json.md (cards as text, bets as text), then timed end to end: parsi
 and bets, evaluating the four lances, and scoring. Pairs two ways: with cards, and with
 declarations only (what a table enters without cards); then each other form (trios,
 individual, Mus francés) with cards, through the engine's path for any number of seats. One
-core, CPU time, so that other processes on the machine do not count against the engine. Prints figures; it is not a test.
+core, CPU time, so that other processes on the machine do not count against the engine. Prints
+figures; it is not a test.
 
 Honest about memoisation: the hands are generated in a separate process, and every timed hand
 is scored for the first time. The engine first scores a warm-up set of other hands, as a
