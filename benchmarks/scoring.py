@@ -209,8 +209,7 @@ def main() -> None:
             warm, timed = hands[: args.forms_hands], hands[args.forms_hands :]
             rates([warm], form_rules)
             slices = [
-                timed[i * args.forms_hands : (i + 1) * args.forms_hands]
-                for i in range(args.slices)
+                timed[i * args.forms_hands : (i + 1) * args.forms_hands] for i in range(args.slices)
             ]
             found = rates(slices, form_rules)
             print(

@@ -309,9 +309,7 @@ def declared(rules: RuleSet, hand: TableHand) -> dict[str, Any]:
     """What honest players declare for this hand, with the winner of every lance that was
     played out (en paso or accepted), as the JSON's ``declarations``."""
     refs = hand.refs
-    juego = [
-        ("31 real" if r.real else r.points) if r.has_juego else "none" for r in refs
-    ]
+    juego = [("31 real" if r.real else r.points) if r.has_juego else "none" for r in refs]
     result: dict[str, Any] = {"pares": [_PARES_WORDS[r.pares] for r in refs], "juego": juego}
     if not any(r.has_juego for r in refs):
         result["punto"] = [r.points for r in refs]
