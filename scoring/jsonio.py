@@ -49,6 +49,7 @@ _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_bets_key = _cards.bets_key if _cards is not None else None  # one str naming a betting
 
 POSITIONS = ("A1", "B1", "A2", "B2")
+_PAIRS, _FRANCES = Form.PAIRS, Form.FRANCES
 _PARES_WORDS = {
     "none": PARES_NONE,
     "no": PARES_NONE,
@@ -96,7 +97,7 @@ def hand_from_json(data: Any, rules: RuleSet, seats: int | None = None) -> HandR
     """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``.
 
     ``seats``: Mus francés only, the players still at the table (by default all of them)."""
-    if rules.form is not Form.PAIRS:
+    if rules.form is not _PAIRS:
         return _table_hand_from_json(data, rules, rules.players if seats is None else seats)
     if not isinstance(data, dict):
         raise FormatError("{field} must be a JSON object.", code="not_object", field="hand")
@@ -442,7 +443,7 @@ def game_to_json(game: GameResult) -> dict[str, Any]:
 
 def state_to_json(state: MatchState) -> dict[str, Any]:
     rules = state.rules
-    if rules.form is Form.FRANCES:
+    if rules.form is _FRANCES:
         names = _positions(rules)
         return {
             "rules": rules.as_dict(),
@@ -454,7 +455,7 @@ def state_to_json(state: MatchState) -> dict[str, Any]:
             "finished": state.finished,
             "winner": names[state.winner] if state.winner is not None else None,
         }
-    if rules.form is not Form.PAIRS:
+    if rules.form is not _PAIRS:
         return {
             "rules": rules.as_dict(),
             "stones": _sides_json(rules, state.stones),
@@ -491,7 +492,7 @@ def state_to_json(state: MatchState) -> dict[str, Any]:
 def outcome_to_json(
     number: int, outcome: HandOutcome, rules: RuleSet | None = None
 ) -> dict[str, Any]:
-    if rules is not None and rules.form is not Form.PAIRS:
+    if rules is not None and rules.form is not _PAIRS:
         score = outcome.score
         key = "side" if score.sides == 2 else "seat"
         result = {
@@ -508,7 +509,7 @@ def outcome_to_json(
                 for e in outcome.applied
             ],
         }
-        if rules.form is Form.FRANCES:
+        if rules.form is _FRANCES:
             names = _positions(rules)
             result["chips"] = {names[p]: c for p, c in enumerate(outcome.stones)}
             result["match_ended"] = outcome.match_ended
@@ -564,9 +565,9 @@ def run(request: Any) -> dict[str, Any]:
         return {
             "hand": hand_score_to_json(score_hand(rules, hand_from_json(request["hand"], rules)))
         }
-    if kind == "hands" and rules.form is not Form.PAIRS:
+    if kind == "hands" and rules.form is not _PAIRS:
         return _table_match(rules, request)
-    if kind == "games" and rules.form is not Form.PAIRS:
+    if kind == "games" and rules.form is not _PAIRS:
         raise FormatError(
             "A match entered as final stones per game is for pairs; in {form} enter it hand "
             "by hand.",
@@ -619,7 +620,7 @@ def _table_match(rules: RuleSet, request: dict) -> dict[str, Any]:
         try:
             seats = len(playing(state)) if not state.finished else rules.players
             cards = raw.get("cards") if isinstance(raw, dict) else None
-            if rules.form is Form.FRANCES and isinstance(cards, list) and not state.finished:
+            if rules.form is _FRANCES and isinstance(cards, list) and not state.finished:
                 check_players_in(state, len(cards))
             record = hand_from_json(raw, rules, seats)
             state, outcome = apply_hand(state, record)

@@ -35,6 +35,7 @@ from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.rules import Form, RuleSet
 from scoring.table import TableScore, score_table
 
+_PAIRS, _FRANCES = Form.PAIRS, Form.FRANCES
 TEAMS = ("A", "B")
 
 
@@ -76,7 +77,7 @@ class MatchState:
 
     @classmethod
     def start(cls, rules: RuleSet, first_mano: int = 0) -> MatchState:
-        if rules.form is not Form.PAIRS:
+        if rules.form is not _PAIRS:
             return _start_table(cls, rules, first_mano)
         if first_mano not in (0, 1, 2, 3):
             raise GameEntryError(
@@ -123,7 +124,7 @@ class HandOutcome:
 
 def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
     """Score a hand and add it to the match. Returns the new state; the old one is unchanged."""
-    if state.finished and state.rules.form is not Form.PAIRS:
+    if state.finished and state.rules.form is not _PAIRS:
         raise EntryAfterEnd(
             "The match is over: {winner} won it. No more hands can be entered.",
             code="match_over_table",
@@ -138,7 +139,7 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
             won=state.vacas[state.winner],
             lost=state.vacas[1 - state.winner],
         )
-    if state.rules.form is Form.FRANCES:
+    if state.rules.form is _FRANCES:
         return _apply_frances(state, record)
     score = score_hand(state.rules, record)
     target = state.rules.stones_per_game
@@ -216,7 +217,7 @@ def _start_table(cls, rules: RuleSet, first_mano: int) -> MatchState:
             last=n - 1,
             value=shown(first_mano),
         )
-    if rules.form is Form.FRANCES:
+    if rules.form is _FRANCES:
         zero = (rules.chips,) * n
     else:
         zero = (0,) * rules.sides

@@ -47,6 +47,9 @@ FORM_SEATS = {
     Form.INDIVIDUAL: (2, 6, 4),
     Form.FRANCES: (3, 6, 4),
 }
+#: the forms where two sides play, as module constants: reading an enum's member from its class,
+#: or hashing it, costs more than the rest of a hand's look-ups
+_PAIRS, _TRIOS = Form.PAIRS, Form.TRIOS
 #: what a Mus francés player may start with (source 001: «empezará con 10 o 20 fichas»)
 FRANCES_CHIPS = (10, 20)
 
@@ -195,12 +198,14 @@ class RuleSet:
     @property
     def sides(self) -> int:
         """How many sides play a hand: 2 in pairs and trios, one per player otherwise."""
-        return 2 if self.form in (Form.PAIRS, Form.TRIOS) else self.players
+        form = self.form
+        return 2 if form is _PAIRS or form is _TRIOS else self.players
 
     @property
     def individual(self) -> bool:
         """Each player for themself (individual and Mus francés)."""
-        return self.form in (Form.INDIVIDUAL, Form.FRANCES)
+        form = self.form
+        return form is not _PAIRS and form is not _TRIOS
 
     @property
     def max_game_stones(self) -> int:

@@ -74,6 +74,8 @@ from scoring.hand import (
 from scoring.messages import Term
 from scoring.rules import Form, Real31, RuleSet
 
+_FRANCES = Form.FRANCES
+
 #: seat names from mano for each number of seats (the same words as scoring.hand for four)
 _ORDINALS = ("mano", "second", "third", "fourth", "fifth")
 
@@ -176,7 +178,7 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
     n = rules.players if seats is None else seats
     bets, cards, decl = record
     two_sides = rules.sides == 2
-    frances = rules.form is Form.FRANCES
+    frances = rules.form is _FRANCES
     if cards is not None and len(cards) != n:
         raise CardError(
             "Give the cards of the {count} players, in seat order from mano.",

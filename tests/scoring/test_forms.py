@@ -256,6 +256,44 @@ def test_trios_answer_side_against_side():
     assert _events(score)[0] == ("chica", 1, 2, "deje")  # seat 2 bet (mano's side), 3 raised
 
 
+def test_trios_pares_are_bet_only_when_both_sides_hold_them():
+    """Only mano's side holds pares (seats 0 and 2): nobody may bet them, and that side scores
+    par + medias at the count."""
+    rules = _rules("trios", 6)
+    cards = [
+        "Ro Rc Co So",
+        "1o 4o 5o 6o",
+        "7o 7c 7e Sc",
+        "6c 5c 4c 1c",
+        "Re Ce Se 7b",
+        "1e 4e 5e 6e",
+    ]
+    with pytest.raises(BettingError) as error:
+        score_hand(rules, hand_from_json({"cards": cards, "bets": {"pares": ["envido"]}}, rules))
+    assert error.value.code == "lance_not_played"
+    score = score_hand(rules, hand_from_json({"cards": cards}, rules))
+    assert ("pares", 0, 3, "bonus") in _events(score)
+
+
+def test_individual_declarations_name_the_winner_by_seat():
+    rules = _rules("individual", 4)
+    hand = {
+        "declarations": {
+            "pares": ["none", "par", "none", "none"],
+            "juego": [None, None, None, None],
+            "punto": [20, 25, 30, 29],
+            "winners": {"grande": "postre", "chica": 1},
+        },
+    }
+    score = score_hand(rules, hand_from_json(hand, rules))
+    assert _events(score) == [
+        ("grande", 3, 1, "paso"),
+        ("chica", 1, 1, "paso"),
+        ("pares", 1, 1, "bonus"),
+        ("punto", 2, 1, "bonus"),  # the third's 30 is the best punto
+    ]
+
+
 def test_individual_a_bet_accepted_by_two_goes_to_the_best_of_the_three():
     rules = _rules("individual", 3)
     hand = {
