@@ -573,10 +573,15 @@ def _resolve_individual(
         pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
     if pending:
         raise BettingError(
-            "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
-            code="unanswered_bet",
+            (
+                "In {lance}, {count} player has not answered the last bet: add their quiero or "
+                "no quiero.",
+                "In {lance}, {count} players have not answered the last bet: add each one's "
+                "quiero or no quiero.",
+            ),
+            code="bet_not_answered_by_all",
             lance=lance_term(lance),
-            action=str(actions[-1]),
+            count=len(pending),
         )
     if not accepted:
         return TableBetting(Outcome.NO_QUERIDO, deje, speakers[bettor])

@@ -244,8 +244,8 @@ def check_players_in(state: MatchState, given: int) -> None:
     seats = playing(state)
     if given != len(seats) and state.out:
         raise EntryAfterEnd(
-            "{out} ran out of chips and no longer play: give the cards of the {count} players "
-            "still in, in seat order from mano ({mano}).",
+            "Out of chips, no longer playing: {out}. Give the cards of the {count} players still "
+            "in, in seat order from mano ({mano}).",
             code="player_out",
             out=[party_name(state.rules, p) for p in state.out],
             count=len(seats),

@@ -498,3 +498,15 @@ def test_play_match_works_for_every_form():
         assert len(outcomes) == 3
         assert state.mano == (seats - 1 + 3) % seats
         assert [o.mano for o in outcomes] == [(seats - 1 + k) % seats for k in range(3)]
+
+
+def test_every_player_asked_must_answer_in_individual():
+    rules = _rules("individual", 3)
+    hand = {
+        "cards": ["Ro Rc Co So", "1o 1c 4o 5o", "7o 7c 7e Sc"],
+        "bets": {"grande": ["envido", "quiero"]},  # the third never answered
+    }
+    with pytest.raises(BettingError) as error:
+        score_hand(rules, hand_from_json(hand, rules))
+    assert error.value.code == "bet_not_answered_by_all"
+    assert error.value.params["count"] == 1
