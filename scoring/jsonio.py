@@ -36,6 +36,7 @@ from scoring.match import (
     amarracos,
     apply_hand,
     check_players_in,
+    frances_resume,
     party_name,
     play_match,
     playing,
@@ -548,6 +549,9 @@ def run(request: Any) -> dict[str, Any]:
             code="request_kind",
         )
     allowed = {"rules", "first_mano", "complete", kinds[0]}
+    rules_raw = request.get("rules")
+    if isinstance(rules_raw, dict) and rules_raw.get("form") == "frances" and kinds[0] == "hands":
+        allowed.add("chips")  # a Mus francés table resumed: each position's chips
     unknown = request.keys() - allowed
     if unknown:
         raise FormatError(
@@ -615,6 +619,20 @@ def _table_match(rules: RuleSet, request: dict) -> dict[str, Any]:
             value=shown(first),
         )
     state = MatchState.start(rules, names.index(first))
+    if request.get("chips") is not None:
+        chips = request["chips"]
+        if isinstance(chips, dict):
+            unknown = sorted(str(k) for k in chips.keys() - set(names))
+            if unknown:
+                raise FormatError(
+                    "Unknown field '{field}' in {where}; the fields are {fields}.",
+                    code="unknown_field",
+                    field=unknown[0][:40],
+                    where=Term("the chips"),
+                    fields=list(names),
+                )
+            chips = [chips.get(name) for name in names]
+        state = frances_resume(rules, chips, names.index(first))
     outcomes = []
     for number, raw in enumerate(hands_raw, start=1):
         try:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, shown
+from scoring.errors import FORM_TERMS, EntryAfterEnd, GameEntryError, ScoringError, shown
 from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.rules import Form, RuleSet
 from scoring.table import TableScore, score_table
@@ -230,6 +230,59 @@ def _start_table(cls, rules: RuleSet, first_mano: int) -> MatchState:
         mano=first_mano,
         game_first_mano=first_mano,
     )
+
+
+def frances_resume(rules: RuleSet, chips, first_mano: int = 0) -> MatchState:
+    """A Mus francés table resumed from what each position holds (a table that kept its chips on
+    paper, or on the table, before entering hands here): everybody still in, so each holds at
+    least one chip, and together no more than the table started with (chips only leave it)."""
+    if rules.form is not _FRANCES:
+        raise GameEntryError(
+            "Chips are counted only in Mus francés; this rule set plays {form}.",
+            code="chips_not_frances",
+            form=FORM_TERMS[rules.form.value],
+        )
+    n = rules.players
+    if not isinstance(chips, (list, tuple)) or len(chips) != n:
+        raise GameEntryError(
+            "Give the chips of the {count} players, by position from P1.",
+            code="chips_count",
+            count=n,
+        )
+    for position, value in enumerate(chips):
+        player = party_name(rules, position)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameEntryError(
+                "{player}'s chips are a whole number, not {value}.",
+                code="chips_value",
+                player=player,
+                value=shown(value),
+            )
+        if value < 0:
+            raise GameEntryError(
+                "{player} cannot hold {value} chips: a chip count is never below zero.",
+                code="chips_below_zero",
+                player=player,
+                value=value,
+            )
+        if value == 0:
+            raise GameEntryError(
+                "{player} holds no chips, so has already left the table: enter the table from "
+                "its first hand.",
+                code="chips_zero",
+                player=player,
+            )
+    if sum(chips) > n * rules.chips:
+        raise GameEntryError(
+            "The players hold {total} chips together, more than the {start} the table started "
+            "with ({players} players with {chips}); chips only leave the table.",
+            code="chips_above_start",
+            total=sum(chips),
+            start=n * rules.chips,
+            players=n,
+            chips=rules.chips,
+        )
+    return replace(MatchState.start(rules, first_mano), stones=tuple(chips))
 
 
 def playing(state: MatchState) -> tuple[int, ...]:

@@ -24,6 +24,7 @@ from scoring import (
     MatchState,
     RuleSet,
     RuleSetError,
+    ScoringError,
     apply_hand,
     hand_from_json,
     play_match,
@@ -510,3 +511,45 @@ def test_every_player_asked_must_answer_in_individual():
         score_hand(rules, hand_from_json(hand, rules))
     assert error.value.code == "bet_not_answered_by_all"
     assert error.value.params["count"] == 1
+
+
+def test_a_frances_table_resumes_from_its_chips():
+    answer = run(
+        {
+            "rules": {"form": "frances", "players": 3, "chips": 10},
+            "chips": {"P1": 2, "P2": 10, "P3": 6},
+            "hands": [
+                {
+                    "cards": ["Ro Rc Co So", "1o 1c 4o 5o", "7o 7c 7e Sc"],
+                    "bets": {"grande": ["envido", "quiero", "no quiero"]},
+                }
+            ],
+        }
+    )
+    # P1 pays its 2 to P2 (the worse grande of the two in the bet) and is out first
+    assert answer["match"]["out"] == ["P1"]
+    assert answer["match"]["chips"]["P1"] == 0
+
+
+@pytest.mark.parametrize(
+    ("chips", "code"),
+    [
+        ({"P1": -1, "P2": 10, "P3": 10}, "chips_below_zero"),
+        ({"P1": 0, "P2": 10, "P3": 10}, "chips_zero"),
+        ({"P1": 10, "P2": 10, "P3": 11}, "chips_above_start"),
+        ({"P1": 1.5, "P2": 10, "P3": 10}, "chips_value"),
+        ([1, 2], "chips_count"),
+        ({"P1": 1, "P2": 1, "P3": 1, "P4": 1}, "unknown_field"),
+    ],
+)
+def test_a_chip_count_that_cannot_be_is_refused(chips, code):
+    request = {"rules": {"form": "frances", "players": 3, "chips": 10}, "chips": chips}
+    with pytest.raises((FormatError, ScoringError)) as error:
+        run({**request, "hands": []})
+    assert error.value.code == code
+
+
+def test_chips_are_not_a_field_of_other_forms():
+    with pytest.raises(FormatError) as error:
+        run({"rules": {"form": "individual", "players": 3}, "chips": [1, 2, 3], "hands": []})
+    assert error.value.code == "unknown_field"
