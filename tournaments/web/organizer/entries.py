@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -85,9 +85,12 @@ def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
 
 def _registered_text(registered: list[Entry]) -> str:
     waiting = sum(1 for e in registered if e.status == Entry.Status.WAITING)
-    text = _("%(n)s pareja(s) inscrita(s).") % {"n": len(registered) - waiting}
+    count = len(registered) - waiting
+    text = ngettext("%(n)s pareja inscrita.", "%(n)s parejas inscritas.", count) % {"n": count}
     if waiting:
-        text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+        text += " " + ngettext(
+            "%(n)s pareja en lista de espera.", "%(n)s parejas en lista de espera.", waiting
+        ) % {"n": waiting}
     return text
 
 
