@@ -14,7 +14,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.services import rounds as round_services
 from tournaments.services.registration import entry_register_pasted
 
@@ -149,3 +149,42 @@ def test_the_next_step_counts_who_is_missing_and_never_asks_for_what_is_done(
     assert "pasa lista" not in page.lower().replace("inscribir y pasar lista", "")
     assert "Inscribe las parejas" not in page
     assert "<dt>parejas presentes</dt>" in page
+
+
+def test_all_present_then_one_tap_per_absent_pair(client_org, tournament, registered):
+    page = client_org.get(url("organizer-entries", tournament.pk)).content.decode()
+    assert "Todos presentes (faltan 6)" in page
+    response = client_org.post(url("organizer-entries-check-in-all", tournament.pk), follow=True)
+    assert messages_of(response) == ["6 parejas marcadas presentes."]
+    assert tournament.entries.filter(status=Entry.Status.CHECKED_IN).count() == 6
+    assert "Todas las parejas están presentes." in response.content.decode()
+    # the absent pair: one tap, answered with the row and the counts only (no reload)
+    absent = tournament.entries.order_by("id").first()
+    response = client_org.post(
+        url("organizer-entry-check-in-undo", tournament.pk, absent.pk), HTTP_X_FRAGMENT="1"
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.count('class="entry ') == 1 and f'id="e{absent.pk}"' in body
+    assert 'id="entry-counts"' in body and "Todos presentes (falta 1)" in body
+    assert "<html" not in body
+    absent.refresh_from_db()
+    assert absent.status == Entry.Status.REGISTERED
+    # the same tap without JavaScript: a redirect back to the row, as before
+    response = client_org.post(url("organizer-entry-check-in", tournament.pk, absent.pk))
+    assert response.status_code == 302 and response["Location"].endswith(f"#e{absent.pk}")
+    # twice is harmless
+    response = client_org.post(
+        url("organizer-entries-check-in-all", tournament.pk), HTTP_X_FRAGMENT="1"
+    )
+    assert response.status_code == 200 and 'id="entries-roll"' in response.content.decode()
+
+
+def test_all_present_leaves_the_waiting_list_alone(client_org, tournament, organizer):
+    tournament.max_pairs = 4
+    tournament.save()
+    entry_register_pasted(tournament=tournament, text="\n".join(NAMES), actor=organizer)
+    client_org.post(url("organizer-entries-check-in-all", tournament.pk))
+    statuses = sorted(tournament.entries.values_list("status", flat=True))
+    assert statuses.count(Entry.Status.CHECKED_IN) == 4
+    assert statuses.count(Entry.Status.WAITING) == 2
