@@ -7,7 +7,9 @@
  *   side when both fit on the screen (at up to 80 % of the normal type size); otherwise one at
  *   a time, each for data-rotate seconds, showing every screenful of a slide before going on
  *   to the next one. A slide's [data-page] body is paged down ("y": the first row cut at the
- *   bottom comes to the top) or across ("x": standings flowing in columns, two at a time).
+ *   bottom comes to the top), across ("x": standings flowing in columns, two at a time) or by
+ *   the pages the server cut ("p": the mesas, split evenly, one page shown at a time).
+ *   The bracket's slide must fit across as well as down to stand beside the mesas.
  *   Pages are moved with a CSS transform, not by scrolling, so that a refresh of the content
  *   keeps the page that was on the screen.
  * No dependencies, no build step; without JavaScript the page reloads itself (meta refresh).
@@ -32,7 +34,9 @@
     }
 
     function overflows(slide) {
-      return slide.scrollHeight > slide.clientHeight + 2;
+      // a bracket is as wide as its rounds: it must fit across too
+      var wide = slide.classList.contains("sc-bracket") && slide.scrollWidth > slide.clientWidth + 2;
+      return wide || slide.scrollHeight > slide.clientHeight + 2;
     }
 
     // Where each page of a slide starts, in pixels along its paging direction.
@@ -40,6 +44,11 @@
       var el = body(slide);
       if (!el) return [0];
       var starts = [0];
+      if (el.getAttribute("data-page") === "p") {
+        // pages cut by the server, evenly (tournaments/web/screen_pages.py): one at a time
+        for (var p = 1; p < el.children.length; p++) starts.push(p);
+        return starts;
+      }
       if (el.getAttribute("data-page") === "x") {
         var gap = parseFloat(getComputedStyle(el).columnGap) || 0;
         var step = el.clientWidth + gap;
@@ -64,6 +73,14 @@
     function move(slide, offset) {
       var el = body(slide);
       if (!el) return;
+      if (el.getAttribute("data-page") === "p") {
+        Array.prototype.forEach.call(el.children, function (page, n) {
+          page.hidden = n !== offset;
+        });
+        var number = slide.querySelector("[data-page-number]");
+        if (number) number.textContent = String(offset + 1);
+        return;
+      }
       var axis = el.getAttribute("data-page") === "x" ? "X" : "Y";
       el.style.transform = offset ? "translate" + axis + "(" + -offset + "px)" : "";
     }

@@ -1,0 +1,95 @@
+"""The venue's TV (`.../pantalla/`) at 1920×1080: a round with more mesas than one screenful is
+split evenly over pages (19 mesas at 18 a page: 10 + 9, never 18 + 1) shown one after the
+other, each page entirely on the screen; during a knockout the TV shows the bracket, with the
+bracket's round names. Screenshots go to test-results/screenshots/tv-*.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import tournament_field
+from tournaments.models import Tournament
+from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
+from tournaments.web import public
+
+TV = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture
+def tv(browser):
+    context = browser.new_context(viewport=TV, locale="es-ES")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def _running(pairs: int, fmt: str, **options):
+    t, organizer, _ = tournament_field(pairs, tables=pairs // 2, status=Tournament.Status.RUNNING)
+    phase = phase_create(tournament=t, actor=organizer, name="Torneo", format=fmt, **options)
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    return t
+
+
+def _on_screen(page, selector: str) -> None:
+    """Every visible element of ``selector`` lies wholly inside the TV's 1920×1080."""
+    boxes = [el.bounding_box() for el in page.locator(selector).all() if el.is_visible()]
+    assert boxes, f"nothing visible for {selector}"
+    for box in boxes:
+        assert box["x"] >= 0 and box["y"] >= 0, box
+        assert box["x"] + box["width"] <= TV["width"] + 1, box
+        assert box["y"] + box["height"] <= TV["height"] + 1, box
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_full_page_of_mesas_fits_the_screen(tv, live_server, screenshot):
+    capacity = public.SCREEN_TABLES_PER_PAGE
+    t = _running(2 * capacity, "swiss", rounds_planned=3)
+    tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
+    expect(tv.locator(".sc-page")).to_have_count(1)
+    expect(tv.locator(".sc-card")).to_have_count(capacity)
+    _on_screen(tv, ".sc-card")
+    screenshot(tv, "tv-mesas-full-page")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_mesa_more_makes_two_even_pages_each_whole_on_the_screen(
+    tv, live_server, screenshot, monkeypatch
+):
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    capacity = public.SCREEN_TABLES_PER_PAGE
+    t = _running(2 * (capacity + 1), "swiss", rounds_planned=3)
+    tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
+    pages = tv.locator(".sc-page")
+    expect(pages).to_have_count(2)
+    # never a full page and one mesa alone on the next: half and half
+    half = [str(capacity // 2 + 1), str(capacity // 2)]
+    assert [p.get_attribute("data-count") for p in pages.all()] == half
+    expect(pages.nth(0)).to_be_visible()
+    expect(pages.nth(1)).to_be_hidden()
+    expect(tv.locator(".sc-pageno")).to_have_text("1/2")
+    _on_screen(tv, ".sc-page:not([hidden]) .sc-card")
+    screenshot(tv, "tv-mesas-page-1")
+    # the next page comes by itself, and it is whole on the screen too
+    expect(pages.nth(1)).to_be_visible(timeout=8_000)
+    expect(tv.locator(".sc-pageno")).to_have_text("2/2")
+    _on_screen(tv, ".sc-page:not([hidden]) .sc-card")
+    screenshot(tv, "tv-mesas-page-2")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_knockout_shows_its_bracket_with_the_bracket_names(
+    tv, live_server, screenshot, monkeypatch
+):
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    t = _running(8, "single_elimination")
+    tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
+    expect(tv.locator(".sc-round")).to_contain_text("Cuartos de final")
+    bracket = tv.locator(".sc-bracket")
+    expect(bracket).to_be_visible(timeout=8_000)
+    expect(bracket.locator(".br-title")).to_have_text(["Cuartos de final", "Semifinales", "Final"])
+    expect(bracket.locator(".bm")).to_have_count(7)
+    _on_screen(tv, ".sc-bracket .bm")
+    screenshot(tv, "tv-knockout")
