@@ -193,6 +193,17 @@ class StandingLine:
     lives: int | None
 
 
+#: the standings' columns: their short heading and what it means (the legend under the table)
+STANDINGS_COLUMNS = {
+    "played": (gettext_lazy("PJ"), gettext_lazy("partidas jugadas")),
+    "won": (gettext_lazy("PG"), gettext_lazy("partidas ganadas")),
+    "games": (gettext_lazy("±J"), gettext_lazy("diferencia de juegos")),
+    "stones": (gettext_lazy("±P"), gettext_lazy("diferencia de piedras")),
+    "buchholz": (gettext_lazy("Bh"), gettext_lazy("Buchholz: partidas ganadas por sus rivales")),
+    "lives": (gettext_lazy("Vidas"), gettext_lazy("derrotas que le quedan antes de quedar fuera")),
+}
+
+
 @dataclass(frozen=True)
 class StandingsView:
     title: str
@@ -201,6 +212,24 @@ class StandingsView:
     lines: list[StandingLine]
     swiss: bool
     lives: bool
+
+    def _columns(self, compact: bool) -> list[tuple[str, str]]:
+        keys = ["played", "won", "games"]
+        if not compact:
+            keys += ["stones"] + (["buchholz"] if self.swiss else [])
+        if self.lives:
+            keys.append("lives")
+        return [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """The columns the full table shows, each (heading, meaning): every one is explained."""
+        return self._columns(False)
+
+    @property
+    def compact_columns(self) -> list[tuple[str, str]]:
+        """The columns of the tournament page's short table."""
+        return self._columns(True)
 
 
 @dataclass
