@@ -188,3 +188,25 @@ def test_all_present_leaves_the_waiting_list_alone(client_org, tournament, organ
     statuses = sorted(tournament.entries.values_list("status", flat=True))
     assert statuses.count(Entry.Status.CHECKED_IN) == 4
     assert statuses.count(Entry.Status.WAITING) == 2
+
+
+def test_a_message_about_a_partida_names_its_mesa_and_pairs(
+    client_org, tournament, organizer, drawn
+):
+    tournament.late_minutes_per_game = 10
+    tournament.save()
+    round_services.round_publish(round=drawn, actor=organizer)
+    match = drawn.matches.get(table_number=2)
+    response = client_org.post(
+        url("organizer-match-late", match.pk),
+        {"late-version": str(match.version), "late-side": "a", "late-minutes_late": "25"},
+        follow=True,
+    )
+    assert messages_of(response) == [
+        f"Mesa 2 · {match.entry_a.pair} – {match.entry_b.pair}: Retraso apuntado."
+    ]
+
+
+def test_round_messages_use_the_round_names(client_org, drawn):
+    response = client_org.post(url("organizer-round-publish", drawn.pk), follow=True)
+    assert messages_of(response)[0].startswith("Publicada: Ronda 1.")
