@@ -93,3 +93,20 @@ def test_a_knockout_shows_its_bracket_with_the_bracket_names(
     expect(bracket.locator(".bm")).to_have_count(7)
     _on_screen(tv, ".sc-bracket .bm")
     screenshot(tv, "tv-knockout")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_elimination_bracket_is_scaled_to_fit_the_screen(
+    tv, live_server, screenshot, monkeypatch
+):
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    t = _running(16, "double_elimination")
+    tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
+    bracket = tv.locator(".sc-bracket")
+    expect(bracket).to_be_visible(timeout=8_000)
+    expect(bracket.locator(".bracket-block > h3")).to_have_text(
+        ["Cuadro de ganadores", "Cuadro de perdedores (repesca)"]
+    )
+    expect(bracket.locator(".final h3")).to_contain_text(["Gran final"])
+    _on_screen(tv, ".sc-bracket .bm, .sc-bracket .final")
+    screenshot(tv, "tv-double-elimination")
