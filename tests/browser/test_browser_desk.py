@@ -87,3 +87,30 @@ def test_roll_call_all_present_then_one_tap_per_absent_pair(
     screenshot(phone, "desk-next-step")
     phone.get_by_role("link", name="Pantalla (TV)").click()
     expect(phone.locator(".sc-head h1")).to_have_text("Open de Otoño")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_swap_of_pairs_is_shown_with_both_mesas(phone, live_server, tournament, screenshot):
+    from tournaments.services.registration import entries_check_in_all
+    from tournaments.services.rounds import round_draw_generate
+
+    organizer = tournament.club.memberships.get().user
+    entries_check_in_all(tournament=tournament, actor=organizer)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+    rnd = round_draw_generate(phase=tournament.phases.get(), actor=organizer)
+    two, three = rnd.matches.filter(table_number__in=(2, 3)).order_by("table_number")
+    moving, other = two.entry_a, three.entry_b
+
+    log_in(phone, live_server.url, f"/organizador/rondas/{rnd.pk}/")
+    phone.get_by_text("Cambiar dos parejas de partida").click()
+    phone.select_option("#id_entry_id", str(moving.pk))
+    phone.select_option("#id_other_entry_id", str(other.pk))
+    phone.get_by_role("button", name="Cambiar parejas").click()
+    expect(phone.locator(".messages")).to_contain_text(
+        f"Parejas cambiadas: {moving.pair} (mesa 2) ↔ {other.pair} (mesa 3)."
+    )
+    screenshot(phone, "desk-swap")
+    phone.goto(f"{live_server.url}/organizador/partidas/{two.pk}/")
+    expect(phone.locator(".audit")).to_contain_text("mesa 2 ↔ mesa 3")
+    screenshot(phone, "desk-swap-history")

@@ -82,7 +82,7 @@ def test_a_swap_of_pairs_names_both_pairs_and_both_tables(client_org, drawn):
     audit = AuditEntry.objects.filter(action="match_entries_swapped").order_by("id")
     assert [a.new["swapped_with"]["table"] for a in audit] == [3, 2]
     page = client_org.get(url("organizer-match", two.pk)).content.decode()
-    assert f"mesa 2 ↔ mesa 3: {moving.pair} pasa a mesa 3 y {other.pair} a mesa 2" in page
+    assert f"mesa 2 ↔ mesa 3: {moving.pair} → mesa 3, {other.pair} → mesa 2" in page
 
 
 def test_a_swap_of_tables_is_shown_with_both_tables(client_org, drawn):

@@ -141,7 +141,7 @@ def _swap_text(old: Any, new: Any) -> str:
     other = new["swapped_with"]
     if "left" in other:  # two pairs swapped: the table stays, the pairs move
         here, there = new.get("table"), other.get("table")
-        return _("%(here)s ↔ %(there)s: %(left)s pasa a %(there)s y %(came)s a %(here)s") % {
+        return _("%(here)s ↔ %(there)s: %(left)s → %(there)s, %(came)s → %(here)s") % {
             "here": _table_text(here),
             "there": _table_text(there),
             "left": other["left"],
