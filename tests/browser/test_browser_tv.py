@@ -33,14 +33,30 @@ def _running(pairs: int, fmt: str, **options):
     return t
 
 
+BOXES = """els => els.filter(e => e.offsetParent !== null).map(e => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+})"""
+
+
 def _on_screen(page, selector: str) -> None:
-    """Every visible element of ``selector`` lies wholly inside the TV's 1920×1080."""
-    boxes = [el.bounding_box() for el in page.locator(selector).all() if el.is_visible()]
-    assert boxes, f"nothing visible for {selector}"
+    """Every shown element of ``selector`` lies wholly inside the TV's 1920×1080 (measured in
+    one go: the pages turn by themselves)."""
+    boxes = page.locator(selector).evaluate_all(BOXES)
+    assert boxes, f"nothing shown for {selector}"
     for box in boxes:
         assert box["x"] >= 0 and box["y"] >= 0, box
         assert box["x"] + box["width"] <= TV["width"] + 1, box
         assert box["y"] + box["height"] <= TV["height"] + 1, box
+
+
+SHOWN = """root => {
+    const pages = [...root.querySelectorAll(".sc-page")];
+    return {
+        shown: pages.map((p, i) => (p.hidden ? -1 : i)).filter(i => i >= 0),
+        number: root.querySelector(".sc-pageno").textContent.trim(),
+    };
+}"""
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,7 +74,7 @@ def test_a_full_page_of_mesas_fits_the_screen(tv, live_server, screenshot):
 def test_one_mesa_more_makes_two_even_pages_each_whole_on_the_screen(
     tv, live_server, screenshot, monkeypatch
 ):
-    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 3)
     capacity = public.SCREEN_TABLES_PER_PAGE
     t = _running(2 * (capacity + 1), "swiss", rounds_planned=3)
     tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
@@ -67,28 +83,29 @@ def test_one_mesa_more_makes_two_even_pages_each_whole_on_the_screen(
     # never a full page and one mesa alone on the next: half and half
     half = [str(capacity // 2 + 1), str(capacity // 2)]
     assert [p.get_attribute("data-count") for p in pages.all()] == half
-    expect(pages.nth(0)).to_be_visible()
-    expect(pages.nth(1)).to_be_hidden()
-    expect(tv.locator(".sc-pageno")).to_have_text("1/2")
+    # one page at a time, numbered; each whole on the screen; the other comes by itself
+    first = tv.locator("#screen").evaluate(SHOWN)
+    assert len(first["shown"]) == 1 and first["number"] == f"{first['shown'][0] + 1}/2"
     _on_screen(tv, ".sc-page:not([hidden]) .sc-card")
-    screenshot(tv, "tv-mesas-page-1")
-    # the next page comes by itself, and it is whole on the screen too
-    expect(pages.nth(1)).to_be_visible(timeout=8_000)
-    expect(tv.locator(".sc-pageno")).to_have_text("2/2")
+    screenshot(tv, f"tv-mesas-page-{first['shown'][0] + 1}")
+    other = 1 - first["shown"][0]
+    expect(pages.nth(other)).to_be_visible(timeout=15_000)
+    second = tv.locator("#screen").evaluate(SHOWN)
+    assert second["shown"] == [other] and second["number"] == f"{other + 1}/2"
     _on_screen(tv, ".sc-page:not([hidden]) .sc-card")
-    screenshot(tv, "tv-mesas-page-2")
+    screenshot(tv, f"tv-mesas-page-{other + 1}")
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_knockout_shows_its_bracket_with_the_bracket_names(
     tv, live_server, screenshot, monkeypatch
 ):
-    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 4)
     t = _running(8, "single_elimination")
     tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
     expect(tv.locator(".sc-round")).to_contain_text("Cuartos de final")
     bracket = tv.locator(".sc-bracket")
-    expect(bracket).to_be_visible(timeout=8_000)
+    expect(bracket).to_be_visible(timeout=15_000)
     expect(bracket.locator(".br-title")).to_have_text(["Cuartos de final", "Semifinales", "Final"])
     expect(bracket.locator(".bm")).to_have_count(7)
     _on_screen(tv, ".sc-bracket .bm")
@@ -99,11 +116,11 @@ def test_a_knockout_shows_its_bracket_with_the_bracket_names(
 def test_a_double_elimination_bracket_is_scaled_to_fit_the_screen(
     tv, live_server, screenshot, monkeypatch
 ):
-    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 2)
+    monkeypatch.setattr(public, "SCREEN_SLIDE_SECONDS", 4)
     t = _running(16, "double_elimination")
     tv.goto(f"{live_server.url}/torneos/{t.club.slug}/{t.slug}/pantalla/")
     bracket = tv.locator(".sc-bracket")
-    expect(bracket).to_be_visible(timeout=8_000)
+    expect(bracket).to_be_visible(timeout=15_000)
     expect(bracket.locator(".bracket-block > h3")).to_have_text(
         ["Cuadro de ganadores", "Cuadro de perdedores (repesca)"]
     )
