@@ -64,6 +64,9 @@ def demo():
         "circuit_id": Circuit.objects.get().pk,
         "interpena_id": Interpena.objects.get().pk,
         "board": 1,
+        # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
+        "table_id": 999_999,
+        "individual_id": 999_999,
     }
     client = Client()
     client.force_login(Membership.objects.get(club=club, user__username="organizador").user)

@@ -104,6 +104,11 @@ class TournamentOutputSerializer(serializers.Serializer):
     late_minutes_per_game = serializers.IntegerField(allow_null=True)
     draw_seed = serializers.IntegerField()
     preset_name = serializers.CharField()
+    entrant_kind = serializers.ChoiceField(
+        choices=Tournament.EntrantKind.choices,
+        help_text="who enters: pairs, trios, individuals (partners drawn each round) or frances",
+    )
+    frances_table_size = serializers.IntegerField(help_text="Mus francés: players per table")
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -178,6 +183,12 @@ class TournamentCreateApi(APIView):
         rules = RulesInputSerializer(
             required=False, help_text="explicit rule values (override the preset's)"
         )
+        entrant_kind = serializers.CharField(
+            required=False, help_text="pairs (default), trios, individuals or frances"
+        )
+        frances_table_size = serializers.IntegerField(
+            required=False, help_text="Mus francés: players per table, 3 to 6 (default 4)"
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -215,6 +226,10 @@ class TournamentUpdateApi(APIView):
         late_minutes_per_game = serializers.IntegerField(required=False, allow_null=True)
         preset = serializers.CharField(required=False)
         rules = RulesInputSerializer(required=False)
+        entrant_kind = serializers.CharField(
+            required=False, help_text="only before the first registration"
+        )
+        frances_table_size = serializers.IntegerField(required=False)
 
     @extend_schema(
         operation_id="tournament_update",

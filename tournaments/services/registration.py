@@ -3,13 +3,18 @@ pinned tables and substitutes.
 
 Responsible for: registering a pair (one by one or a pasted list, all or nothing), putting the
 pairs beyond max_pairs on the waiting list in order and promoting the first waiting pair when a
-place frees up while registration is open, withdrawal, check-in on the day and its undo, seeds
-(one per pair and tournament), pinning a pair to a table (e.g. a wheelchair user), and the
-substitute who plays one partida for one player of a pair. Withdrawals, seed changes,
-promotions and substitutions are written to the audit trail with who and through what.
+place frees up while registration is open, withdrawal, check-in on the day (one pair, or every
+registered pair at once) and its undo, seeds (one per pair and tournament), pinning a pair to
+a table (e.g. a wheelchair user), and the substitute who plays one partida for one player of a
+pair. Withdrawals, seed changes, promotions and substitutions are written to the audit trail
+with who and through what.
 
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
+
+Only a tournament of pairs takes pairs here; trios and players alone register through
+entrants.py (``require_entrant_kind``). Withdrawal, check-in, seeds and pins work on a trio's
+Entry as on a pair's.
 
 Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
 future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
@@ -42,6 +47,7 @@ from tournaments.services.base import (
     audit_write,
     tournament_lock_for_organizer,
 )
+from tournaments.services.entrants import require_entrant_kind
 
 #: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
 MAX_PASTED_LINES = 1000
@@ -82,6 +88,7 @@ def entry_register(
     """
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
         _require_registration_open(tournament)
         pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
         if pair is None:
@@ -124,6 +131,7 @@ def entry_register_pasted(
         )
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
         _require_registration_open(tournament)
         active = _active_count(tournament)
         seen: dict[int, int] = {}
@@ -367,6 +375,28 @@ def entry_check_in_undo(
         entry.checked_in_at = None
         entry.save(update_fields=["status", "checked_in_at"])
     return entry
+
+
+def entries_check_in_all(
+    *, tournament: Tournament, actor: User, via: str = "api", device: str = ""
+) -> list[Entry]:
+    """Mark every registered pair present at once (the roll call starts from "todos
+    presentes"; the absent ones are then undone one tap each). Pairs on the waiting list or
+    withdrawn are left as they are; returns the pairs it checked in (none the second time)."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        _require_not_finished(tournament)
+        entries = list(
+            Entry.objects.select_for_update()
+            .filter(tournament=tournament, status=Entry.Status.REGISTERED)
+            .order_by("id")
+        )
+        now = timezone.now()
+        for entry in entries:
+            entry.status = Entry.Status.CHECKED_IN
+            entry.checked_in_at = now
+        Entry.objects.bulk_update(entries, ["status", "checked_in_at"])
+    return entries
 
 
 # --- Seed and table -----------------------------------------------------------------------

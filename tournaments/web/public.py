@@ -4,9 +4,10 @@ Responsible for: the pages a player, a friend at home or the bar's TV reads — 
 public tournaments, a tournament's page (who organizes it, where, when, the rules in force in
 words, the tables of the round in play, the live standings and the brackets), the standings of
 every phase, the brackets drawn as brackets, each round's tables, the pairs and each pair's
-matches, and the big screen (`.../pantalla/`) that refreshes itself from a fragment. Turning
-what the selectors return into plain display values (texts, signs, grid positions of a
-bracket's matches) happens here; templates only print them.
+matches, and the big screen (`.../pantalla/`) that refreshes itself from a fragment: the
+round's mesas in even pages (tournaments.web.screen_pages), and the standings or, during a
+knockout, the bracket. Turning what the selectors return into plain display values (texts,
+signs, grid positions of a bracket's matches) happens here; templates only print them.
 
 Must not: write anything, decide anything about the game, the draw or the order of the
 standings (scoring/ and tournaments/draw/ do; the standings are the snapshots stored by
@@ -38,6 +39,7 @@ from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.entrants import frances_table_list
 from tournaments.selectors.registration import entry_list
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
@@ -50,11 +52,15 @@ from tournaments.selectors.rounds import (
 from tournaments.selectors.standings import standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
 from tournaments.web.names import bracket_round_title
+from tournaments.web.screen_pages import pages_of
 
 #: how often the big screen fetches its content again, in seconds
 SCREEN_REFRESH_SECONDS = 20
 #: how long the big screen shows one slide (or one screenful of it) when both do not fit
 SCREEN_SLIDE_SECONDS = 12
+#: mesas on one page of the big screen (three columns of six at 1920×1080, or any 16:9 TV:
+#: the type scales with the width); more are split evenly over pages (screen_pages)
+SCREEN_TABLES_PER_PAGE = 18
 
 STATE_TEXT = {
     Match.Status.PENDING: gettext_lazy("por jugar"),
@@ -186,6 +192,23 @@ class StandingLine:
     buchholz: int
     why: str
     lives: int | None
+    #: players alone: juegos won (individual) or placing points (Mus francés)
+    points: int | None = None
+
+
+#: the standings' columns: their short heading and what it means (the legend under the table)
+STANDINGS_COLUMNS = {
+    "points": (
+        gettext_lazy("Pts"),
+        gettext_lazy("juegos ganados (individual) o puntos por puesto (mus francés)"),
+    ),
+    "played": (gettext_lazy("PJ"), gettext_lazy("partidas jugadas")),
+    "won": (gettext_lazy("PG"), gettext_lazy("partidas ganadas")),
+    "games": (gettext_lazy("±J"), gettext_lazy("diferencia de juegos")),
+    "stones": (gettext_lazy("±P"), gettext_lazy("diferencia de piedras")),
+    "buchholz": (gettext_lazy("Bh"), gettext_lazy("Buchholz: partidas ganadas por sus rivales")),
+    "lives": (gettext_lazy("Vidas"), gettext_lazy("derrotas que le quedan antes de quedar fuera")),
+}
 
 
 @dataclass(frozen=True)
@@ -196,6 +219,26 @@ class StandingsView:
     lines: list[StandingLine]
     swiss: bool
     lives: bool
+    #: the standings of players alone (individual, Mus francés): a player a row, with points
+    alone: bool = False
+
+    def _columns(self, compact: bool) -> list[tuple[str, str]]:
+        keys = (["points"] if self.alone else []) + ["played", "won", "games"]
+        if not compact:
+            keys += ["stones"] + (["buchholz"] if self.swiss else [])
+        if self.lives:
+            keys.append("lives")
+        return [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """The columns the full table shows, each (heading, meaning): every one is explained."""
+        return self._columns(False)
+
+    @property
+    def compact_columns(self) -> list[tuple[str, str]]:
+        """The columns of the tournament page's short table."""
+        return self._columns(True)
 
 
 @dataclass
@@ -356,6 +399,12 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
     lives = phase.format == Phase.Format.LIVES
     groups = standings_for_phase(phase=phase)
     several_clubs = len({row.get("club") for g in groups for row in g["rows"]}) > 1
+    alone = tournament.entrant_kind in (
+        Tournament.EntrantKind.INDIVIDUALS,
+        Tournament.EntrantKind.FRANCES,
+    )
+    if alone:
+        swiss = False  # no Buchholz: a player's opponents change every round
     views = []
     for group in groups:
         lines = []
@@ -383,7 +432,8 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     name=row["name"],
                     players=" · ".join(row["players"]) if named else "",
                     club=row.get("club") or "",
-                    url=_pair_url(tournament, row["entry_id"]),
+                    # a player alone has no pair page (entry_id is their IndividualEntry)
+                    url="" if alone else _pair_url(tournament, row["entry_id"]),
                     withdrawn=row.get("withdrawn", False),
                     sub=" · ".join(part for part in sub if part),
                     played=row["played"],
@@ -395,10 +445,13 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     why=why,
                     # a tres ceros: the same arithmetic as tournaments.draw.lives_left
                     lives=max(phase.lives - row["lost"], 0) if lives else None,
+                    points=row.get("points"),
                 )
             )
         title = _("Grupo %(name)s") % {"name": group["group"]} if group["group"] else phase.name
-        views.append(StandingsView(title, phase, group["computed_at"], lines, swiss, lives))
+        views.append(
+            StandingsView(title, phase, group["computed_at"], lines, swiss, lives, alone=alone)
+        )
     return views
 
 
@@ -794,8 +847,28 @@ def round_page(
             "round": rnd,
             "phase": phase,
             "tables": _tables(tournament, phase, rnd.match_list),
+            "frances_tables": _frances_tables(tournament, rnd),
         },
     )
+
+
+def _frances_tables(tournament: Tournament, rnd: Round) -> list[dict]:
+    """A Mus francés round's tables: the players by seat and, once confirmed, the finishing
+    order (two queries); nothing for other tournaments."""
+    if tournament.entrant_kind != Tournament.EntrantKind.FRANCES:
+        return []
+    views = []
+    for table in frances_table_list(round=rnd, user=None):
+        seats = list(table.seats.all())
+        names = {s.entry_id: str(s.entry) for s in seats}
+        views.append(
+            {
+                "number": table.table_number,
+                "players": [str(s.entry) for s in seats],
+                "order": [names.get(p, "?") for p in (table.order or [])],
+            }
+        )
+    return views
 
 
 @require_safe
@@ -871,17 +944,24 @@ def pair_page(
 
 
 def _screen_context(tournament: Tournament) -> dict:
+    """The TV's slides: the round's mesas (in even pages), and the standings or, during a
+    knockout, the bracket."""
     ctx = _context(tournament)
     phase, rnd = ctx.current_phase, ctx.current_round
     tables = _tables(tournament, phase, round_matches(rnd=rnd)) if rnd else []
     standings = []
-    if phase is not None and phase.format not in ELIMINATION_FORMATS:
+    bracket = None
+    if phase is not None and phase.format in ELIMINATION_FORMATS:
+        bracket = _bracket(tournament, phase)
+    elif phase is not None:
         standings = _standings(tournament, phase)
     return {
         "ctx": ctx,
         "t": tournament,
         "tables": tables,
+        "table_pages": pages_of(tables, SCREEN_TABLES_PER_PAGE),
         "standings": [s for s in standings if s.lines],
+        "bracket": bracket,
         "now": timezone.localtime(),
     }
 

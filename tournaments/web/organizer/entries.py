@@ -1,10 +1,16 @@
 """The pairs of a tournament: registering them, checking them in, seeds and pinned mesas.
 
+A tournament of trios shows its trios on the same page (pasted three names a line); one of
+players alone (individual, Mus francés) shows its players instead (organizer/individuals.html:
+pasted one name a line, checked in and withdrawn one tap each).
+
 Responsible for: the pairs page of a tournament (who is registered, present, on the waiting
 list or withdrawn) and its one-tap actions: register one pair (two players of the peña, or two
-typed names) or a pasted list, check a pair in or undo it, withdraw it (and say who leaves the
-waiting list in its place), set its seed and the mesa it always plays at. Each action comes back
-to the same row of the list, or shows the page again with the error and what was typed.
+typed names) or a pasted list, check every pair in at once ("todos presentes"), check a pair in
+or undo it (with organizer.js, without reloading the page: the answer is the row and the counts
+that changed, ``_fragment``), withdraw it (and say who leaves the waiting list in its place),
+set its seed and the mesa it always plays at. Each action comes back to the same row of the
+list, or shows the page again with the error and what was typed.
 
 Must not: decide whether a pair may register, check in or withdraw, or who is promoted from the
 waiting list (tournaments.services.registration does); write rows itself.
@@ -25,14 +31,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import Conflict, error_message
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
+from tournaments.selectors.entrants import individual_list
 from tournaments.selectors.registration import entry_list
+from tournaments.services import entrants as entrant_services
 from tournaments.services import registration as registration_services
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, status_of, tournament_for
@@ -50,9 +58,22 @@ def entries(
     status: int = 200,
 ):
     tournament = tournament_for(request, tournament_id)
+    if tournament.entrant_kind in entrant_services.ALONE:
+        return _individuals(request, tournament, paste_form, error, status)
     players = club_selectors.players_for_club(user=request.user, club=tournament.club)
-    rows = entry_list(tournament=tournament)
-    entry_forms = entry_forms or {}
+    context = {
+        **_roll(tournament, entry_forms or {}),
+        "add_form": add_form or forms.EntryAddForm(players=players),
+        "paste_form": paste_form or forms.EntriesPasteForm(),
+        "error": error,
+        "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
+    }
+    return render(request, "organizer/entries.html", context, status=status)
+
+
+def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
+    """The pairs with their row forms, and the counts over them (the page and its fragments)."""
+    rows = [e for e in entry_list(tournament=tournament) if not e.drawn]
     for entry in rows:
         entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
             initial={"seed": entry.seed}, prefix=f"seed{entry.pk}"
@@ -62,20 +83,62 @@ def entries(
         )
         entry.open = any(key[1] == entry.pk for key in entry_forms)
     counts = Counter(entry.status for entry in rows)
-    context = {
+    return {
         "tournament": tournament,
         "entries": rows,
         "counts": {
             "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
             "checked_in": counts[Entry.Status.CHECKED_IN],
+            "absent": counts[Entry.Status.REGISTERED],
             "waiting": counts[Entry.Status.WAITING],
             "withdrawn": counts[Entry.Status.WITHDRAWN],
         },
-        "add_form": add_form or forms.EntryAddForm(players=players),
+    }
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    """A tap sent by organizer.js (fetch): answer the changed pieces, not a redirect."""
+    return request.headers.get("X-Fragment") == "1"
+
+
+def _fragment(request: HttpRequest, tournament, entry_id: int | None = None) -> HttpResponse:
+    """The counts and the one row that changed (or the whole roll): organizer.js puts each
+    element of the answer in place of the element of the page with the same id."""
+    context = _roll(tournament, {})
+    if entry_id is not None:
+        context["row"] = next((e for e in context["entries"] if e.pk == entry_id), None)
+    response = render(request, "organizer/_entries_fragment.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _individuals(request: HttpRequest, tournament, paste_form, error: str, status: int):
+    rows = individual_list(tournament=tournament)
+    counts = Counter(row.status for row in rows)
+    context = {
+        "tournament": tournament,
+        "players": rows,
+        "counts": {
+            "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
+            "checked_in": counts[Entry.Status.CHECKED_IN],
+            "withdrawn": counts[Entry.Status.WITHDRAWN],
+        },
         "paste_form": paste_form or forms.EntriesPasteForm(),
         "error": error,
+        "frances": tournament.entrant_kind == Tournament.EntrantKind.FRANCES,
     }
-    return render(request, "organizer/entries.html", context, status=status)
+    return render(request, "organizer/individuals.html", context, status=status)
+
+
+def _paste(tournament, text: str, **common) -> list:
+    """The pasted list registered as the tournament's kind of entrant takes it."""
+    if tournament.entrant_kind in entrant_services.ALONE:
+        return entrant_services.individual_register_pasted(
+            tournament=tournament, text=text, **common
+        )
+    if tournament.entrant_kind == Tournament.EntrantKind.TRIOS:
+        return entrant_services.trio_register_pasted(tournament=tournament, text=text, **common)
+    return registration_services.entry_register_pasted(tournament=tournament, text=text, **common)
 
 
 def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
@@ -83,11 +146,25 @@ def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
     return f"{url}#e{entry_id}" if entry_id else url
 
 
-def _registered_text(registered: list[Entry]) -> str:
+def _registered_text(registered: list, tournament=None) -> str:
+    kind = tournament.entrant_kind if tournament is not None else Tournament.EntrantKind.PAIRS
+    if kind in entrant_services.ALONE:
+        n = len(registered)
+        return ngettext("%(n)s jugador inscrito.", "%(n)s jugadores inscritos.", n) % {"n": n}
     waiting = sum(1 for e in registered if e.status == Entry.Status.WAITING)
-    text = _("%(n)s pareja(s) inscrita(s).") % {"n": len(registered) - waiting}
+    count = len(registered) - waiting
+    if kind == Tournament.EntrantKind.TRIOS:
+        text = ngettext("%(n)s trío inscrito.", "%(n)s tríos inscritos.", count) % {"n": count}
+        if waiting:
+            text += " " + ngettext(
+                "%(n)s trío en lista de espera.", "%(n)s tríos en lista de espera.", waiting
+            ) % {"n": waiting}
+        return text
+    text = ngettext("%(n)s pareja inscrita.", "%(n)s parejas inscritas.", count) % {"n": count}
     if waiting:
-        text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+        text += " " + ngettext(
+            "%(n)s pareja en lista de espera.", "%(n)s parejas en lista de espera.", waiting
+        ) % {"n": waiting}
     return text
 
 
@@ -103,8 +180,12 @@ def entry_add(request: HttpRequest, tournament_id: int):
     common = {"tournament": tournament, "actor": request.user, "via": VIA}
     try:
         if data["names"]:
-            registered = registration_services.entry_register_pasted(
-                text=data["names"], device=device_of(request), **common
+            registered = _paste(
+                tournament,
+                data["names"],
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
             )
         else:
             try:
@@ -140,9 +221,9 @@ def entries_paste(request: HttpRequest, tournament_id: int):
     if not form.is_valid():
         return entries(request, tournament.pk, paste_form=form, status=400)
     try:
-        registered = registration_services.entry_register_pasted(
-            tournament=tournament,
-            text=form.cleaned_data["text"],
+        registered = _paste(
+            tournament,
+            form.cleaned_data["text"],
             actor=request.user,
             via=VIA,
             device=device_of(request),
@@ -155,7 +236,7 @@ def entries_paste(request: HttpRequest, tournament_id: int):
             error=error_message(exc),
             status=status_of(exc),
         )
-    messages.success(request, _registered_text(registered))
+    messages.success(request, _registered_text(registered, tournament))
     return redirect(_entries_url(tournament.pk))
 
 
@@ -176,6 +257,8 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
             )
         except USER_ERRORS as exc:
             return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+        if _wants_fragment(request) and not isinstance(result, registration_services.Withdrawal):
+            return _fragment(request, tournament, entry_id)
         if isinstance(result, registration_services.Withdrawal):
             text = _("%(pair)s se ha retirado.") % {"pair": result.entry.pair}
             if result.promoted is not None:
@@ -191,6 +274,27 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
 entry_check_in = _entry_action(registration_services.entry_check_in)
 entry_check_in_undo = _entry_action(registration_services.entry_check_in_undo)
 entry_withdraw = _entry_action(registration_services.entry_withdraw)
+
+
+@login_required
+@require_POST
+def entries_check_in_all(request: HttpRequest, tournament_id: int):
+    """ "Todos presentes": every registered pair present; the absent ones are undone one by one."""
+    tournament = tournament_for(request, tournament_id)
+    try:
+        done = registration_services.entries_check_in_all(
+            tournament=tournament, actor=request.user, via=VIA, device=device_of(request)
+        )
+    except USER_ERRORS as exc:
+        return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+    if _wants_fragment(request):
+        return _fragment(request, tournament)
+    messages.success(
+        request,
+        ngettext("%(n)s pareja marcada presente.", "%(n)s parejas marcadas presentes.", len(done))
+        % {"n": len(done)},
+    )
+    return redirect(_entries_url(tournament.pk))
 
 
 def _entry_form_action(form_class, name: str, service, argument: str, done: str):
@@ -242,3 +346,34 @@ entry_pin = _entry_form_action(
     "table",
     gettext_lazy("Mesa fija guardada."),
 )
+
+
+def _individual_action(service: Callable[..., Any], **fixed) -> Callable[..., HttpResponse]:
+    """A one-tap POST on one player alone (present, absent, withdraw): back to their row."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, individual_id: int):
+        tournament = tournament_for(request, tournament_id)
+        try:
+            row = service(
+                tournament=tournament,
+                individual_id=individual_id,
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
+                **fixed,
+            )
+        except USER_ERRORS as exc:
+            return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+        if row.status == Entry.Status.WITHDRAWN:
+            messages.success(request, _("%(player)s se ha retirado.") % {"player": row.player})
+        url = reverse("web:organizer-entries", kwargs={"tournament_id": tournament.pk})
+        return redirect(f"{url}#i{individual_id}")
+
+    return view
+
+
+individual_check_in = _individual_action(entrant_services.individual_check_in)
+individual_check_in_undo = _individual_action(entrant_services.individual_check_in, present=False)
+individual_withdraw = _individual_action(entrant_services.individual_withdraw)
