@@ -75,7 +75,7 @@ def register_and_draw(desk, base: str, t: Tournament, lines: list[str], register
     expect(desk.locator("h1")).to_contain_text("Ronda 1")
     expect(desk.locator(".table-row")).to_have_count(2)
     desk.get_by_role("button", name="Publicar la ronda").click()
-    expect(desk.locator(".messages")).to_contain_text("Ronda 1 publicada")
+    expect(desk.locator(".messages")).to_contain_text("Publicada: Ronda 1")
     return Round.objects.get(phase__tournament=t, number=1)
 
 
