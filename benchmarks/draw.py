@@ -13,6 +13,8 @@ Run from the repository root: ``python benchmarks/draw.py``.
    possible, found by one exact minimum-cost matching of the whole field (networkx, Edmonds),
    independent of the pairer's own decomposition. It prints the totals and the excess in per
    cent (0 % for an optimal pairer), and the slowest draw of these rounds.
+3. Players alone: the individual draw (tournaments.draw.individual) of round 7 for 64, 256 and
+   1,024 players, with how many partners and opponents meet again, and a Mus francés round.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.draw import Entrant, Result, pair_swiss, records  # noqa: E402  (path above)
+from tournaments.draw.individual import (  # noqa: E402
+    PastTable,
+    pair_individuals,
+    seat_frances,
+)
 
 SIZES = (64, 256, 1024, 4096)
 BUDGET = {1024: 0.075, 4096: 1.0}
@@ -156,9 +163,43 @@ def optimality() -> None:
         )
 
 
+INDIVIDUAL_SIZES = (64, 256, 1024)
+INDIVIDUAL_ROUNDS = 6
+
+
+def individuals() -> None:
+    """An individual tournament's draw (tournaments.draw.individual): round 7 after six rounds
+    drawn by the pairer itself, players in a fixed standings order (the hardest for repeats:
+    the same neighbours each round), and a Mus francés round of tables of four after them."""
+    print()
+    print(f"Individual round {INDIVIDUAL_ROUNDS + 1} and a Mus francés round (tables of 4)")
+    print(
+        f"{'players':>8}  {'individual (s)':>14}  {'partners again':>14}  "
+        f"{'opponents again':>15}  {'francés (s)':>11}  {'met again':>9}"
+    )
+    for size in INDIVIDUAL_SIZES:
+        players = list(range(1, size + 1))
+        past: list[PastTable] = []
+        for rnd in range(1, INDIVIDUAL_ROUNDS + 1):
+            drawn = pair_individuals(players, past, rng=rnd, standings=players)
+            past += [PastTable(t.a, t.b) for t in drawn.tables]
+        start = time.perf_counter()
+        drawn = pair_individuals(players, past, rng=7, standings=players)
+        took = time.perf_counter() - start
+        tables = [PastTable(t.a + t.b) for t in drawn.tables]
+        start = time.perf_counter()
+        seated = seat_frances(players, tables, size=4, rng=7, standings=players)
+        frances = time.perf_counter() - start
+        print(
+            f"{size:>8}  {took:>14.3f}  {drawn.partner_repeats:>14}  "
+            f"{drawn.opponent_repeats:>15}  {frances:>11.3f}  {seated.partner_repeats:>9}"
+        )
+
+
 def main() -> None:
     speed()
     optimality()
+    individuals()
 
 
 if __name__ == "__main__":

@@ -76,6 +76,8 @@ def make_hands(n: int, rng: random.Random, rules: RuleSet) -> tuple[list[dict], 
         hand = {"cards": texts, "bets": bets}
         with_cards.append(hand)
         decl = declarations_from_cards(rules, hand_values(rules, texts))
+        # without the cards, a lance never played (after an accepted órdago) has no winner
+        played = {r.lance for r in score_hand(rules, hand_from_json(hand, rules)).lances}
         juego = [
             "31 real" if j == JUEGO_REAL else "other" if j == JUEGO_OTHER else (j or "none")
             for j in decl.juego
@@ -87,7 +89,9 @@ def make_hands(n: int, rng: random.Random, rules: RuleSet) -> tuple[list[dict], 
                     "pares": [PARES[p] for p in decl.pares],
                     "juego": juego,
                     "punto": list(decl.punto) if decl.punto else None,
-                    "winners": {k: ("mano", "postre")[v] for k, v in decl.winners.items()},
+                    "winners": {
+                        k: ("mano", "postre")[v] for k, v in decl.winners.items() if k in played
+                    },
                 },
             }
         )

@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Real31, RuleSet
+from scoring.rules import REAL_31_SUITS
 
 
 class RuleSetFields(models.Model):
@@ -29,6 +30,9 @@ class RuleSetFields(models.Model):
         "real_31",
         "dejes",
         "min_envite",
+        "real_31_suit",
+        "tio_perete",
+        "forgotten_stones_lost",
     )
 
     kings = models.PositiveSmallIntegerField(
@@ -52,12 +56,25 @@ class RuleSetFields(models.Model):
             (Real31.OFF.value, _("sin 31 real")),
             (Real31.SOTA_777.value, _("sota y tres sietes")),
             (Real31.FIGURE_777.value, _("figura y tres sietes")),
+            (Real31.SOTA_OF_SUIT.value, _("sota de un palo y tres sietes")),
+            (Real31.SOTA_APART.value, _("sota y tres sietes de otros palos")),
         ],
         default=Real31.OFF.value,
     )
     dejes = models.BooleanField(_("se cuentan los dejes"), default=True)
     min_envite = models.PositiveSmallIntegerField(
         _("envite mínimo"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    real_31_suit = models.CharField(
+        _("palo de la sota de la 31 real"),
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[(s, s) for s in REAL_31_SUITS],
+    )
+    tio_perete = models.BooleanField(_("el tío Perete (4-5-6-7) vale una piedra"), default=False)
+    forgotten_stones_lost = models.BooleanField(
+        _("piedra olvidada, piedra perdida al cortar"), default=False
     )
 
     class Meta:

@@ -81,7 +81,9 @@ def _tournament_match_row(match: Match) -> dict | None:
 
     def players(entry) -> list[int]:
         pair = entry.pair
-        return [substitutes.get((entry.pk, p), p) for p in (pair.player_one_id, pair.player_two_id)]
+        # a trio's third player (tournaments.Entry.player_three) plays on the same side
+        ids = (pair.player_one_id, pair.player_two_id, entry.player_three_id)
+        return [substitutes.get((entry.pk, p), p) for p in ids if p is not None]
 
     side_a, side_b = players(match.entry_a), players(match.entry_b)
     if set(side_a) & set(side_b) or len(set(side_a)) < 2 or len(set(side_b)) < 2:

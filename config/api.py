@@ -145,4 +145,5 @@ urlpatterns = [
     path("", include("clubs.api.urls", namespace="clubs")),
     path("", include("tournaments.api.urls", namespace="tournaments")),
     path("", include("clubs.leagues.api.urls", namespace="leagues-api")),
+    path("", include("clubs.circuits.api.urls", namespace="circuits")),
 ]

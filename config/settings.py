@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "clubs.leagues",  # above tournaments: a league is played as tournaments
+    "clubs.circuits",  # above tournaments: circuits and interpeñas
 ]
 
 MIDDLEWARE = [
@@ -285,6 +286,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # An entry's status is shared by pairs', trios' and players alone's records: one name.
+    "ENUM_NAME_OVERRIDES": {"EntryStatusEnum": "tournaments.models.Entry.Status"},
     # Every operation documents its error responses and the one error body (config/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -333,6 +336,7 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile": {"task": "tournaments.reconcile", "schedule": float(RECONCILE_SECONDS)},
     # webhook deliveries whose task was lost (the broker was down) are queued again
     "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
+    "circuits": {"task": "circuits.reconcile", "schedule": float(RECONCILE_SECONDS)},
 }
 
 # --- Benchmarks -----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ urlpatterns = [
     ),
     path("", include("tournaments.urls", namespace="web")),
     path("", include("clubs.leagues.urls", namespace="leagues")),  # the peña's leagues' pages
+    path("", include("clubs.circuits.web.urls", namespace="circuits")),
 ]
 
 if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production

@@ -278,8 +278,21 @@ def _resolve(
             speakers=len(speakers),
             action=str(first),
         )
-    # both pairs have a speaker here, so a named pair can always have bet
-    side = first.side if first.side is not None else speakers[pasos] % 2
+    side = speakers[pasos] % 2
+    if first.side is not None and first.side != side:
+        # the pasos recorded before it are the first speakers; pasos not recorded are implied,
+        # but the named pair must still have a player who had not spoken yet
+        if all(s % 2 != first.side for s in speakers[pasos:]):
+            raise BettingError(
+                "In {lance}, pareja {pair} cannot open the betting with '{action}': its players "
+                "had already passed ({pasos} pasos recorded before it).",
+                code="bet_after_own_pasos",
+                lance=lance_term(lance),
+                pair=SIDE_NAMES[first.side],
+                action=str(first),
+                pasos=pasos,
+            )
+        side = first.side
 
     ordago = first.act is Act.ORDAGO
     if ordago:

@@ -2,7 +2,8 @@
 
 Responsible for: the 40-card Spanish deck (oros, copas, espadas, bastos; 1-7, sota, caballo,
 rey), the compact text form of a card, parsing a player's four cards, and evaluating a hand for
-grande, chica, pares and juego/punto under 8 or 4 reyes and the 31 real option.
+grande, chica, pares and juego/punto under 8 or 4 reyes and the 31 real option (the variants
+that ask for a suit are checked on the cards themselves: ``suited_real``).
 
 Must not: decide who wins a lance between players (hand.py does, with seat order), or score.
 
@@ -367,10 +368,10 @@ def _value(ranks: tuple[int, ...], real_31: Real31) -> HandValue:
 
     points = sum(10 if r >= 10 else r for r in ranks)
     sevens = counts.get(7, 0)
-    if real_31 is Real31.SOTA_777:
-        real = sevens == 3 and 10 in counts
-    elif real_31 is Real31.FIGURE_777:
+    if real_31 is Real31.FIGURE_777:
         real = sevens == 3 and points == 31
+    elif real_31 is not Real31.OFF:  # sota+7+7+7; the suited variants also look at the suits
+        real = sevens == 3 and 10 in counts
     else:
         real = False
     juego = juego_rank(points, real)
@@ -462,5 +463,22 @@ def multiset_values(kings: int, real_31: Real31) -> tuple[HandValue, ...]:
     return values
 
 
-def hand_value(cards: tuple[Card, ...], kings: int = 8, real_31: Real31 = Real31.OFF) -> HandValue:
-    return value_table(kings, real_31)[tuple(c.rank for c in cards)]
+def hand_value(
+    cards: tuple[Card, ...], kings: int = 8, real_31: Real31 = Real31.OFF, real_31_suit: str = ""
+) -> HandValue:
+    value = value_table(kings, real_31)[tuple(c.rank for c in cards)]
+    if value.real and not suited_real(cards, real_31, real_31_suit):
+        return value_table(kings, Real31.OFF)[tuple(c.rank for c in cards)]
+    return value
+
+
+def suited_real(cards: tuple[Card, ...], real_31: Real31, real_31_suit: str) -> bool:
+    """Whether a sota+7+7+7 is a 31 real under the variants that look at the suits (source 000
+    «Named hands»): ``sota_of_suit`` wants the sota of the suit ``real_31_suit``, ``sota_apart``
+    no siete of the sota's suit. True for the other variants (the ranks decide there)."""
+    if real_31 is Real31.SOTA_OF_SUIT:
+        return any(c.rank == 10 and c.suit == real_31_suit for c in cards)
+    if real_31 is Real31.SOTA_APART:
+        sota = next((c.suit for c in cards if c.rank == 10), None)
+        return all(c.suit != sota for c in cards if c.rank == 7)
+    return True

@@ -30,7 +30,7 @@ Scoring (sources 001 «Recuento de los puntos», 004 «Valeur des coups», 000 �
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from scoring._speedup import load as load_speedup
@@ -38,6 +38,7 @@ from scoring.betting import SIDE_NAMES, Act, Action, Betting, Outcome, resolve
 from scoring.cards import (
     _MULTISET_VALUES,
     CARD_CODES,
+    DECK,
     DECK_MASK,
     DUPLES,
     MEDIAS,
@@ -47,6 +48,7 @@ from scoring.cards import (
     PARES_NONE,
     HandValue,
     hand_mask_and_ranks,
+    hand_value,
     juego_rank,
     multiset_table,
     multiset_values,
@@ -54,7 +56,7 @@ from scoring.cards import (
 )
 from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
 from scoring.messages import Term
-from scoring.rules import Real31, RuleSet
+from scoring.rules import SUITED_REAL_31, Real31, RuleSet
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_hand_values = _cards.hand_values if _cards is not None else None
@@ -89,6 +91,8 @@ class Declarations:
     juego: tuple[int, int, int, int]  # JUEGO_NONE, JUEGO_OTHER, JUEGO_REAL or 31-40 per seat
     punto: tuple[int, int, int, int] | None = None  # each player's punto when nobody has juego
     winners: dict[str, int] = field(default_factory=dict)  # lance → side that won it
+    #: the seats that showed the tío Perete (4-5-6-7) before play, where the rule set plays it
+    perete: tuple[int, ...] = ()
 
 
 class HandRecord(NamedTuple):
@@ -237,6 +241,8 @@ class HandScore(NamedTuple):
 
 def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, HandValue, HandValue]:
     """Parse the four hands in seat order from mano and check that no card is dealt twice."""
+    if rules.real_31 in SUITED_REAL_31:  # the suits matter: read the cards one by one
+        return _suited_hand_values(rules, hands)
     if _c_hand_values is not None:  # the hot path, in C when it is built (scoring/_cards.c)
         values = _c_hand_values(
             hands,
@@ -280,6 +286,28 @@ def hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, HandValue, Ha
     return table[r0], table[r1], table[r2], table[r3]
 
 
+def _suited_hand_values(rules: RuleSet, hands: object) -> tuple[HandValue, ...]:
+    """hand_values for a 31 real that depends on the suits: the rank table finds every
+    sota+7+7+7, and cards.suited_real keeps those of the right suits."""
+    if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+        raise CardError(
+            "Give the cards of the four players, in seat order from mano.", code="four_hands"
+        )
+    table = value_table(rules.kings, rules.real_31)
+    masks, values = [], []
+    for seat, text in enumerate(hands):
+        mask, ranks = hand_mask_and_ranks(text, SEAT_NAMES[seat])
+        masks.append(mask)
+        value = table[ranks]
+        if value.real:
+            cards = tuple(c for c in DECK if mask >> c.index & 1)
+            value = hand_value(cards, rules.kings, rules.real_31, rules.real_31_suit)
+        values.append(value)
+    if (masks[0] | masks[1] | masks[2] | masks[3]).bit_count() != 16:
+        _raise_dealt_twice(tuple(masks))
+    return tuple(values)  # type: ignore[return-value]
+
+
 def _raise_dealt_twice(masks: tuple[int, ...]) -> None:
     from scoring.cards import DECK, card_name  # error path only
 
@@ -316,7 +344,10 @@ def declarations_from_cards(rules: RuleSet, cards: tuple[HandValue, ...]) -> Dec
         winners["punto"] = _best_seat(cards, 4, range(4)) % 2
     else:
         winners["juego"] = _best_seat(cards, 3, [s for s in range(4) if juego[s]]) % 2
-    return Declarations(pares, juego, punto, winners)  # type: ignore[arg-type]
+    perete = ()
+    if rules.tio_perete:
+        perete = tuple(s for s in range(4) if cards[s].ranks == PERETE_RANKS)
+    return Declarations(pares, juego, punto, winners, perete)  # type: ignore[arg-type]
 
 
 def _best_seat(cards: tuple[HandValue, ...], lance_index: int, seats) -> int:
@@ -434,7 +465,14 @@ def _lance_from_cards(actions: tuple[Action, ...], situation: int) -> _Lance:
 
 def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
     """Score one hand. Raises the engine's error for anything that cannot have happened."""
-    bets, cards, decl = record
+    if rules.tio_perete:
+        return _score_with_perete(rules, record)
+    try:
+        bets, cards, decl = record
+    except (TypeError, ValueError):
+        if isinstance(record, tuple):
+            raise
+        return record.score(rules)  # a hand written as lance points (scoring.lances)
     if decl is None and cards is not None:  # the hot path: each lance from _LANCES
         c0, c1, c2, c3 = cards
         p0, p1, p2, p3 = c0.packed, c1.packed, c2.packed, c3.packed
@@ -476,6 +514,115 @@ def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
     return _score_declared(rules, bets, cards, decl)
 
 
+#: 4-5-6-7, the tío Perete (source 000 «Named hands»), as HandValue.ranks holds it
+PERETE_RANKS = (7, 6, 5, 4)
+
+
+def _score_with_perete(rules: RuleSet, record: HandRecord) -> HandScore:
+    """A hand under the tío Perete house rule (source 000: «a single point to be awarded to a
+    player that openly declares this hand before starting to play»): one stone to the pair of
+    each player who showed 4-5-6-7, counted first (it was shown before any lance), so it stands
+    whatever the lances do, an accepted órdago included. With the cards, every holder showed
+    it; with declarations, the seats declared, who must hold it when the cards are given too."""
+    if not isinstance(record, tuple):
+        return record.score(rules)  # a hand written as lance points (scoring.lances)
+    cards, decl = record[1], record[2]
+    if decl is not None and decl.perete:
+        _check_perete_declared(rules, decl)
+        record = HandRecord(record[0], cards, replace(decl, perete=()))
+    score = score_hand(_without_perete(rules), record)
+    held = tuple(s for s in range(4) if cards[s].ranks == PERETE_RANKS) if cards else ()
+    if decl is not None:
+        seats = decl.perete
+        for seat in seats:
+            if cards is not None and seat not in held:
+                raise DeclarationError(
+                    "The {seat} was entered as showing the tío Perete (4-5-6-7), but holds "
+                    "{holds}.",
+                    code="perete_contradicts_cards",
+                    seat=seat_term(SEAT_NAMES[seat]),
+                    holds="-".join(str(r) for r in cards[seat].ranks),
+                )
+    else:
+        seats = held
+    if not seats:
+        return score
+    perete = tuple(ScoreEvent("perete", seat % 2, 1, "perete") for seat in sorted(seats))
+    return _new_score(HandScore, (perete + score.events, score.ordago, score.decided, score.cards))
+
+
+_PLAIN_RULES: dict[RuleSet, RuleSet] = {}
+
+
+def _without_perete(rules: RuleSet) -> RuleSet:
+    plain = _PLAIN_RULES.get(rules)
+    if plain is None:
+        plain = _PLAIN_RULES[rules] = replace(rules, tio_perete=False)
+    return plain
+
+
+def _check_perete_declared(rules: RuleSet, decl: Declarations) -> None:
+    for seat in decl.perete:
+        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            raise DeclarationError(
+                "The tío Perete is shown by a seat from 0 (mano) to 3 (postre), not {value}.",
+                code="perete_seat",
+                value=shown(seat),
+            )
+    if decl.perete and not rules.tio_perete:
+        raise DeclarationError(
+            "The tío Perete (4-5-6-7) scores nothing under this rule set: leave it out, or "
+            "play with the tio_perete option.",
+            code="perete_off",
+        )
+    if len(set(decl.perete)) != len(decl.perete):
+        raise DeclarationError("A seat shows the tío Perete once a hand.", code="perete_twice")
+
+
+def _check_not_played_winners(
+    decl: Declarations, cards: tuple[HandValue, ...] | None, index: int, anybody_juego: bool
+) -> None:
+    """After an accepted órdago the later lances were never played: a winner given for one
+    must be absent, or agree with the cards when they were given."""
+    for later in range(index + 1, 4):
+        name = LANCES[later] if later < 3 or anybody_juego else "punto"
+        declared = decl.winners.get(name)
+        if declared is None:
+            continue
+        if cards is None:
+            raise DeclarationError(
+                "{lance} was never played (the órdago accepted before it ended the game): "
+                "leave its winner out.",
+                code="winner_not_played",
+                lance=lance_term(name),
+            )
+        key = _LANCE_INDEX[name]
+        if key == 2:
+            seats = [s for s in range(4) if cards[s].pares]
+        elif key == 3:
+            seats = [s for s in range(4) if cards[s].has_juego]
+        else:
+            seats = list(range(4))
+        if not seats:
+            raise DeclarationError(
+                "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+                code="winner_nobody_has",
+                lance=lance_term(name),
+            )
+        best = _best_seat(cards, key, seats)
+        if best % 2 != declared:
+            raise DeclarationError(
+                "Pareja {declared} was entered as the winner of {lance}, but the cards say "
+                "otherwise: {reason}.",
+                code="winner_contradicts_cards",
+                lance=lance_term(name),
+                declared=SIDE_NAMES[declared],
+                reason=LanceResult(
+                    name, Outcome.PASO, best % 2, best, cards, tuple(seats)
+                ).explanation,
+            )
+
+
 def _score_declared(
     rules: RuleSet,
     bets: tuple[tuple[Action, ...], ...],
@@ -487,6 +634,8 @@ def _score_declared(
     declared or derived from the declarations; a declared winner must be a pair that can have
     won."""
     _check_declarations(rules, decl)
+    if decl.perete:
+        _check_perete_declared(rules, decl)
     if cards is not None:
         _check_against_cards(rules, decl, cards)
     pares = decl.pares
@@ -529,6 +678,7 @@ def _score_declared(
         lances.append(lance)
         if lance[3] is not None:
             _check_nothing_after_ordago(bets, index, name, anybody_juego)
+            _check_not_played_winners(decl, cards, index, anybody_juego)
             break
     return _hand_score(lances, cards)
 

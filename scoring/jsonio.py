@@ -27,6 +27,7 @@ from scoring.hand import (
     HandScore,
     hand_values,
 )
+from scoring.lances import LancePoints, points_from_json, score_points
 from scoring.match import (
     TEAMS,
     GameEntry,
@@ -83,12 +84,13 @@ _PER_PLAYER = Term("one per player in seat order from mano")
 _PER_PAIR = Term("one per pair: [A, B]")
 
 
-_HAND_KEYS = frozenset(("cards", "bets", "declarations"))
+_HAND_KEYS = frozenset(("cards", "bets", "declarations", "lances", "totals"))
 _BET_KEYS = frozenset(("grande", "chica", "pares", "juego", "punto"))
 
 
-def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
-    """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``."""
+def hand_from_json(data: Any, rules: RuleSet) -> HandRecord | LancePoints:
+    """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``, or a
+    LancePoints (scoring.lances) from a hand written as ``lances`` or ``totals``."""
     if not isinstance(data, dict):
         raise FormatError("{field} must be a JSON object.", code="not_object", field="hand")
     if not _HAND_KEYS.issuperset(data):
@@ -98,8 +100,10 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
             code="unknown_field",
             field=str(sorted(unknown)[0])[:40],
             where=Term("a hand"),
-            fields=["cards", "bets", "declarations"],
+            fields=["cards", "bets", "declarations", "lances", "totals"],
         )
+    if data.get("lances") is not None or data.get("totals") is not None:
+        return _points_from_json(data, rules)
     bets_data = data.get("bets")
     bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
     cards = data.get("cards")
@@ -110,6 +114,22 @@ def hand_from_json(data: Any, rules: RuleSet) -> HandRecord:
     if bets_data and "punto" in bets_data:
         _check_punto_key(record)
     return record
+
+
+def _points_from_json(data: dict, rules: RuleSet) -> LancePoints:
+    """A hand written as an anotador writes it (scoring.lances): its lance points or totals,
+    with the cards or declarations when the table gives them too; never with the bets."""
+    if data.get("bets"):
+        raise FormatError(
+            "A hand is given by its bets or by its lance points (lances, totals), not both.",
+            code="bets_and_points",
+            field="bets",
+        )
+    cards = data.get("cards")
+    values = hand_values(rules, cards) if cards is not None else None
+    decl_data = data.get("declarations")
+    decl = declarations_from_json(decl_data) if decl_data is not None else None
+    return points_from_json(data, values, decl)
 
 
 _new_record = tuple.__new__  # HandRecord's own __new__ is a Python function: one call less
@@ -222,7 +242,12 @@ def declarations_from_json(data: Any) -> Declarations:
                 value=shown(side),
             )
         winners[lance] = _SIDES[side]
-    return Declarations(tuple(pares), tuple(juego), punto, winners)  # type: ignore[arg-type]
+    perete = _require_list(data.get("perete", []), "declarations.perete")
+    perete = tuple(_SEAT_WORDS.get(s, s) if isinstance(s, str) else s for s in perete)
+    return Declarations(tuple(pares), tuple(juego), punto, winners, perete)  # type: ignore[arg-type]
+
+
+_SEAT_WORDS = {"mano": 0, "second": 1, "third": 2, "postre": 3}
 
 
 def _juego_from_json(raw: Any) -> int:
@@ -259,6 +284,26 @@ def team_from_json(raw: Any, field: str) -> int:
         field=field,
         value=shown(raw),
     )
+
+
+def start_from_json(raw: Any) -> tuple[Any, Any]:
+    """The score a match's first game starts from: ``{"A": 12, "B": 20}`` or ``[12, 20]``;
+    (0, 0) when absent. scoring.match.check_start_stones checks the values."""
+    if raw is None:
+        return (0, 0)
+    if isinstance(raw, dict):
+        unknown = raw.keys() - set(TEAMS)
+        if unknown:
+            raise FormatError(
+                "Unknown field '{field}' in {where}; the fields are {fields}.",
+                code="unknown_field",
+                field=str(sorted(unknown)[0])[:40],
+                where=Term("the start score"),
+                fields=list(TEAMS),
+            )
+        return raw.get("A", 0), raw.get("B", 0)
+    values = _require_list(raw, "start", 2, _PER_PAIR)
+    return values[0], values[1]
 
 
 def games_from_json(data: Any) -> list[GameEntry]:
@@ -363,7 +408,7 @@ def run(request: Any) -> dict[str, Any]:
             "or 'games' (a match as final stones per game).",
             code="request_kind",
         )
-    allowed = {"rules", "first_mano", "complete", kinds[0]}
+    allowed = {"rules", "first_mano", "complete", "start", kinds[0]}
     unknown = request.keys() - allowed
     if unknown:
         raise FormatError(
@@ -378,9 +423,10 @@ def run(request: Any) -> dict[str, Any]:
     if kind == "hand":
         from scoring.hand import score_hand
 
-        return {
-            "hand": hand_score_to_json(score_hand(rules, hand_from_json(request["hand"], rules)))
-        }
+        record = hand_from_json(request["hand"], rules)
+        if type(record) is LancePoints:
+            return {"hand": hand_score_to_json(score_points(rules, record))}
+        return {"hand": hand_score_to_json(score_hand(rules, record))}
     if kind == "hands":
         hands_raw = _require_list(request["hands"], "hands")
         records = []
@@ -396,7 +442,8 @@ def run(request: Any) -> dict[str, Any]:
                 code="first_mano",
                 value=shown(first),
             )
-        state, outcomes = play_match(rules, records, POSITIONS.index(first))
+        start = start_from_json(request.get("start"))
+        state, outcomes = play_match(rules, records, POSITIONS.index(first), start)
         return {
             "match": state_to_json(state),
             "hands": [outcome_to_json(n, o) for n, o in enumerate(outcomes, start=1)],

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, shown
-from scoring.hand import HandRecord, HandScore, ScoreEvent, score_hand
+from scoring.betting import Act
+from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, lance_term, shown
+from scoring.hand import LANCES, HandRecord, HandScore, ScoreEvent, score_hand
+from scoring.lances import LancePoints, bets_after, check_totals_end, score_points
 from scoring.rules import RuleSet
 
 TEAMS = ("A", "B")
@@ -58,14 +60,25 @@ class MatchState:
     winner: int | None = None  # the match's winner once decided
 
     @classmethod
-    def start(cls, rules: RuleSet, first_mano: int = 0) -> MatchState:
+    def start(
+        cls, rules: RuleSet, first_mano: int = 0, stones: tuple[int, int] = (0, 0)
+    ) -> MatchState:
+        """A match's state before its first hand; ``stones``: the score the current game
+        starts from, as written on paper (a table that switches to the phone mid-game)."""
         if first_mano not in (0, 1, 2, 3):
             raise GameEntryError(
                 "The first mano is a seat from 0 to 3 (A1, B1, A2, B2), not {value}.",
                 code="first_mano_seat",
                 value=shown(first_mano),
             )
-        return cls(rules, first_mano, mano=first_mano, game_first_mano=first_mano)
+        check_start_stones(rules, stones)
+        return cls(
+            rules,
+            first_mano,
+            stones=(stones[0], stones[1]),
+            mano=first_mano,
+            game_first_mano=first_mano,
+        )
 
     @property
     def finished(self) -> bool:
@@ -102,7 +115,11 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
             won=state.vacas[state.winner],
             lost=state.vacas[1 - state.winner],
         )
-    score = score_hand(state.rules, record)
+    if type(record) is LancePoints:  # a hand written as lance points or totals
+        score = score_points(state.rules, record)
+        check_totals_end(state.rules, record, _by_side(state, state.stones))
+    else:
+        score = score_hand(state.rules, record)
     target = state.rules.stones_per_game
     stones = list(state.stones)
     applied: list[ScoreEvent] = []
@@ -113,6 +130,8 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
         applied.append(event)
         if stones[team] >= target:
             game_winner = team
+            if event.kind == "deje":
+                _check_nothing_bet_after(record, event.lance, target)
             break
     ordago = False
     if game_winner is None and score.ordago is not None:
@@ -141,6 +160,37 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
     )
 
 
+def _by_side(state: MatchState, stones: tuple[int, int]) -> tuple[int, int]:
+    """Stones of the pareja mano and the pareja postre of the next hand."""
+    return stones[state.team_of_side(0)], stones[state.team_of_side(1)]
+
+
+def _check_nothing_bet_after(record: HandRecord | LancePoints, lance: str, target: int) -> None:
+    """A deje that reaches the target wins the game there and then: nothing can have been bet in
+    a later lance of the hand."""
+    if type(record) is LancePoints:
+        later = bets_after(record, lance)
+    else:
+        index = LANCES.index("juego" if lance == "punto" else lance)
+        later = next(
+            (
+                LANCES[i]
+                for i in range(index + 1, 4)
+                if any(a.act is not Act.PASO for a in record[0][i])
+            ),
+            None,
+        )
+    if later is not None:
+        raise EntryAfterEnd(
+            "The deje in {lance} reached {target} and won the game there: nothing can be bet "
+            "in {later} after it.",
+            code="bet_after_game_won",
+            lance=lance_term(lance),
+            target=target,
+            later=lance_term(later),
+        )
+
+
 def _end_game(
     state: MatchState, stones: tuple[int, int], winner: int, ordago: bool
 ) -> tuple[MatchState, GameResult]:
@@ -167,11 +217,42 @@ def _end_game(
     return new, game
 
 
+def check_start_stones(rules: RuleSet, stones: object) -> None:
+    """A game started from a score written on paper: two whole numbers from 0, each below the
+    target (at the target the game was already won)."""
+    if not isinstance(stones, (tuple, list)) or len(stones) != 2:
+        raise GameEntryError(
+            "The start score is two numbers of stones, pareja A's and pareja B's.",
+            code="start_stones_format",
+        )
+    for team, value in zip(TEAMS, stones, strict=True):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise GameEntryError(
+                "The start score of pareja {team} is whole stones from 0 up, not {value}.",
+                code="start_stones_value",
+                team=team,
+                value=shown(value),
+            )
+        if value >= rules.stones_per_game:
+            raise GameEntryError(
+                "A game cannot start with pareja {team} at {value}: at {target} it has already "
+                "won. Enter that game as won, and start the next from 0-0.",
+                code="start_at_target",
+                team=team,
+                value=value,
+                target=rules.stones_per_game,
+            )
+
+
 def play_match(
-    rules: RuleSet, hands: list[HandRecord] | tuple[HandRecord, ...], first_mano: int = 0
+    rules: RuleSet,
+    hands: list[HandRecord] | tuple[HandRecord, ...],
+    first_mano: int = 0,
+    start: tuple[int, int] = (0, 0),
 ) -> tuple[MatchState, tuple[HandOutcome, ...]]:
-    """Apply hands in order from the start of a match (or fold a table's record to resume)."""
-    state = MatchState.start(rules, first_mano)
+    """Apply hands in order from the start of a match (or fold a table's record to resume);
+    ``start``: the stones the first game starts from (MatchState.start)."""
+    state = MatchState.start(rules, first_mano, start)
     outcomes = []
     for number, record in enumerate(hands, start=1):
         try:

@@ -27,6 +27,17 @@ class Real31(enum.StrEnum):
     OFF = "off"
     SOTA_777 = "sota_777"  # only sota+7+7+7 (source 000: "some others restrict it")
     FIGURE_777 = "figure_777"  # any card worth 10 with three sietes (source 003)
+    #: sota+7+7+7 with the sota of the suit ``real_31_suit`` names (source 000: «only when the
+    #: Jack is of a specific suit»)
+    SOTA_OF_SUIT = "sota_of_suit"
+    #: sota+7+7+7 with no siete of the sota's suit (source 000: «the sevens be of different
+    #: suit than the Jack»)
+    SOTA_APART = "sota_apart"
+
+
+#: the 31 real variants that look at the suits, not only the ranks (scoring.hand reads the cards)
+SUITED_REAL_31 = frozenset((Real31.SOTA_OF_SUIT, Real31.SOTA_APART))
+REAL_31_SUITS = ("oros", "copas", "espadas", "bastos")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +49,13 @@ class RuleSet:
     real_31: Real31 = Real31.OFF
     dejes: bool = True
     min_envite: int = 2
+    #: the suit of the sota in a 31 real under ``real_31=sota_of_suit`` ("" otherwise)
+    real_31_suit: str = ""
+    #: 4-5-6-7 shown before play scores one stone (source 000 «La Jugada del tío Perete»)
+    tio_perete: bool = False
+    #: a stone forgotten is lost once the deck is cut (source 004): a hand can no longer be
+    #: corrected once the next hand is entered
+    forgotten_stones_lost: bool = False
 
     def __post_init__(self) -> None:
         if (
@@ -82,7 +100,8 @@ class RuleSet:
             )
         if not isinstance(self.real_31, Real31):
             raise RuleSetError(
-                "31 real must be one of: off, sota_777, figure_777 (got {value}).",
+                "31 real must be one of: off, sota_777, figure_777, sota_of_suit, sota_apart "
+                "(got {value}).",
                 code="real_31",
                 value=shown(self.real_31),
             )
@@ -90,6 +109,29 @@ class RuleSet:
             raise RuleSetError(
                 "Dejes must be true or false, not {value}.", code="dejes", value=shown(self.dejes)
             )
+        if self.real_31 is Real31.SOTA_OF_SUIT:
+            if self.real_31_suit not in REAL_31_SUITS:
+                raise RuleSetError(
+                    "31 real with the sota of one suit needs that suit: oros, copas, espadas or "
+                    "bastos (got {value}).",
+                    code="real_31_suit",
+                    value=shown(self.real_31_suit),
+                )
+        elif self.real_31_suit != "":
+            raise RuleSetError(
+                "A suit for 31 real is given only with real_31 'sota_of_suit' (got {value}).",
+                code="real_31_suit_unused",
+                value=shown(self.real_31_suit),
+            )
+        for name in ("tio_perete", "forgotten_stones_lost"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RuleSetError(
+                    "{option} must be true or false, not {value}.",
+                    code="option_bool",
+                    option=name,
+                    value=shown(value),
+                )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
@@ -116,10 +158,13 @@ class RuleSet:
                 values["real_31"] = raw if isinstance(raw, Real31) else Real31(raw)
             except ValueError:
                 raise RuleSetError(
-                    "31 real must be one of: off, sota_777, figure_777 (got {value}).",
+                    "31 real must be one of: off, sota_777, figure_777, sota_of_suit, sota_apart "
+                    "(got {value}).",
                     code="real_31",
                     value=shown(raw),
                 ) from None
+        if values.get("real_31_suit") is None:
+            values.pop("real_31_suit", None)
         return cls(**values)
 
     @property
@@ -149,7 +194,17 @@ class RuleSet:
             "real_31": self.real_31.value,
             "dejes": self.dejes,
             "min_envite": self.min_envite,
+            "real_31_suit": self.real_31_suit,
+            "tio_perete": self.tio_perete,
+            "forgotten_stones_lost": self.forgotten_stones_lost,
         }
+
+    def hand_correctable(self, number: int, hands: int) -> bool:
+        """Whether hand ``number`` (from 1) of the ``hands`` entered so far may still be
+        corrected: always, unless a forgotten stone is lost once the deck is cut (source 004
+        «perd le droit à le faire lorsque le jeu de cartes est coupé»), when only the last hand
+        entered may, and only while no later hand has been entered."""
+        return not self.forgotten_stones_lost or number >= hands
 
 
 #: what the last lance of a game usually adds past the target: an envite of a few stones and the

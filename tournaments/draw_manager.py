@@ -24,6 +24,16 @@ Choices (documented in the API too):
 - Tables: ``Tournament.tables_available`` (0 means no limit: one table per match); pinned
   entries sit at their table; the best match takes the lowest free table.
 
+- Players alone (`draw_alone`): an individual tournament's round pairs the playing players
+  (checked in, or every registered one if nobody checked in) with
+  tournaments.draw.individual.pair_individuals; each partnership is saved as an Entry with
+  ``drawn`` set (the peña's Pair of the two players, made if new; the same two players
+  partnered again reuse it), so the round's matches are ordinary pair matches. The rests are
+  kept in ``phase.settings["rests"]`` (round number → IndividualEntry ids). A Mus francés
+  round seats them with seat_frances at FrancesTables of ``Tournament.frances_table_size``.
+  Tables are numbered 1, 2, … in the draw's order (best placed first), within
+  ``tables_available``.
+
 Terms: pareja (Entry), ronda, mesa, descanso (bye), liguilla (round robin group), cuadro
 (bracket), repesca (losers' bracket), a tres ceros (elimination after N losses), vaca, juego.
 """
@@ -34,8 +44,10 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from django.db.models import Q
 from django.utils import timezone
 
+from clubs.models import Pair
 from tournaments.draw import (
     Bracket,
     DrawError,
@@ -56,9 +68,20 @@ from tournaments.draw import (
     single_elimination,
 )
 from tournaments.draw import Group as DrawGroup
-from tournaments.models import Entry, Group, Match, Phase, Round, Tournament
+from tournaments.draw.individual import PastTable, pair_individuals, seat_frances
+from tournaments.models import (
+    Entry,
+    FrancesSeat,
+    FrancesTable,
+    Group,
+    IndividualEntry,
+    Match,
+    Phase,
+    Round,
+    Tournament,
+)
 from tournaments.selectors.rounds import bracket_from_json, phase_rules
-from tournaments.selectors.standings import standings_compute
+from tournaments.selectors.standings import individual_rows, standings_compute
 
 log = logging.getLogger(__name__)
 
@@ -304,8 +327,154 @@ def save_matches(phase: Phase, rnd: Round, planned: Sequence[Planned]) -> list[M
 
 
 def draw_round(phase: Phase, number: int) -> Round:
-    """Plan and save round ``number`` of ``phase`` (see `plan_round`, `save_round`)."""
+    """Plan and save round ``number`` of ``phase`` (see `plan_round`, `save_round`; players
+    alone: `draw_alone`)."""
+    if phase.tournament.entrant_kind in ALONE:
+        return draw_alone(phase, number)
     return save_round(phase, number, plan_round(phase, number))
+
+
+# --- Players alone ------------------------------------------------------------------------------
+
+ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
+
+
+def playing_individuals(tournament: Tournament) -> list[IndividualEntry]:
+    """Checked-in, not withdrawn; or every registered player if nobody checked in."""
+    rows = list(
+        IndividualEntry.objects.filter(
+            tournament=tournament,
+            status__in=(Entry.Status.CHECKED_IN, Entry.Status.REGISTERED),
+        ).order_by("id")
+    )
+    checked_in = [e for e in rows if e.status == Entry.Status.CHECKED_IN]
+    return checked_in or rows
+
+
+def individual_history(phase: Phase, *, before: int) -> list[PastTable]:
+    """The tables of the phase's rounds before ``before``, as IndividualEntry ids."""
+    tournament = phase.tournament
+    by_player = dict(
+        IndividualEntry.objects.filter(tournament=tournament).values_list("player_id", "id")
+    )
+    if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
+        tables: dict[int, list[int]] = {}
+        for table_id, entry_id in FrancesSeat.objects.filter(
+            table__round__phase=phase, table__round__number__lt=before
+        ).values_list("table_id", "entry_id"):
+            tables.setdefault(table_id, []).append(entry_id)
+        return [PastTable(tuple(ids)) for _, ids in sorted(tables.items())]
+    rows = (
+        Match.objects.filter(round__phase=phase, round__number__lt=before)
+        .exclude(entry_a=None)
+        .exclude(entry_b=None)
+        .values_list(
+            "entry_a__pair__player_one_id",
+            "entry_a__pair__player_two_id",
+            "entry_b__pair__player_one_id",
+            "entry_b__pair__player_two_id",
+        )
+    )
+    past = []
+    for a1, a2, b1, b2 in rows:
+        a = tuple(by_player[p] for p in (a1, a2) if p in by_player)
+        b = tuple(by_player[p] for p in (b1, b2) if p in by_player)
+        past.append(PastTable(a, b))
+    return past
+
+
+def draw_alone(phase: Phase, number: int) -> Round:
+    """Round ``number`` of a tournament of players alone: drawn partnerships in ordinary
+    matches (individual) or Mus francés tables; see the module docstring."""
+    tournament = phase.tournament
+    players = playing_individuals(tournament)
+    past = individual_history(phase, before=number)
+    standings = None
+    if past:
+        wanted = {p.id for p in players}
+        standings = [r["entry_id"] for r in individual_rows(phase=phase) if r["entry_id"] in wanted]
+    rng = lot_seed(phase, number)
+    ids = [p.id for p in players]
+    if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
+        draw = seat_frances(
+            ids,
+            past,
+            size=tournament.frances_table_size,
+            rng=rng,
+            standings=standings,
+            tables=tournament.tables_available or None,
+        )
+    else:
+        rests: dict[int, int] = {}
+        for rested in (phase.settings or {}).get("rests", {}).values():
+            for pk in rested:
+                rests[pk] = rests.get(pk, 0) + 1
+        draw = pair_individuals(
+            ids,
+            past,
+            rng=rng,
+            standings=standings,
+            rests=rests,
+            tables=tournament.tables_available or None,
+        )
+    rnd = Round.objects.create(phase=phase, number=number, status=Round.Status.DRAFT)
+    if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
+        for table in draw.tables:
+            row = FrancesTable.objects.create(
+                round=rnd,
+                table_number=table.table_order,
+                reasons=[{"code": r.code, "params": dict(r.params)} for r in table.reasons],
+            )
+            FrancesSeat.objects.bulk_create(
+                FrancesSeat(table=row, entry_id=pk, seat=seat)
+                for seat, pk in enumerate(table.a, start=1)
+            )
+        return rnd
+    player_of = {p.id: p.player_id for p in players}
+    matches = []
+    for table in draw.tables:
+        a = _partnership(tournament, [player_of[pk] for pk in table.a])
+        b = _partnership(tournament, [player_of[pk] for pk in table.b])
+        matches.append(
+            Match(
+                round=rnd,
+                table_number=table.table_order,
+                entry_a=a,
+                entry_b=b,
+                reasons=[{"code": r.code, "params": dict(r.params)} for r in table.reasons],
+            )
+        )
+    Match.objects.bulk_create(matches)
+    settings = dict(phase.settings or {})
+    settings["rests"] = {**settings.get("rests", {}), str(number): list(draw.rests)}
+    phase.settings = settings
+    phase.save(update_fields=["settings"])
+    return rnd
+
+
+def _partnership(tournament: Tournament, players: list[int]) -> Entry:
+    """The drawn Entry of these two players in the tournament (made with its Pair if new)."""
+    one, two = players
+    entry = (
+        Entry.objects.filter(tournament=tournament, drawn=True)
+        .filter(
+            Q(pair__player_one_id=one, pair__player_two_id=two)
+            | Q(pair__player_one_id=two, pair__player_two_id=one)
+        )
+        .first()
+    )
+    if entry is not None:
+        return entry
+    pair = (
+        Pair.objects.filter(club=tournament.club, name="")
+        .filter(Q(player_one_id=one, player_two_id=two) | Q(player_one_id=two, player_two_id=one))
+        .exclude(entries__tournament=tournament)
+        .order_by("pk")
+        .first()
+    ) or Pair.objects.create(player_one_id=one, player_two_id=two, club=tournament.club)
+    return Entry.objects.create(
+        tournament=tournament, pair=pair, drawn=True, status=Entry.Status.CHECKED_IN
+    )
 
 
 # --- Brackets ---------------------------------------------------------------------------------

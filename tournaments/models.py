@@ -5,8 +5,16 @@ per pair and tournament, one table per round, one result per idempotency key, on
 per match). Rules live in scoring/ (Mus) and tournaments/draw/ (pairing); writes in
 tournaments/services/, reads in tournaments/selectors.py.
 
-Terms: pareja (an Entry is a pair registered in a tournament), fase (phase), liguilla (round
-robin group), ronda (round), mesa (table), partida (match), juego (game), vaca, piedras, órdago,
+Entrant kinds (``Tournament.entrant_kind``): pairs (an Entry is a pair); trios (an Entry is a
+team of three: its ``pair`` is the team's row, named by its three players, and ``player_three``
+the third); individuals (each player registers alone, as an IndividualEntry; each round the draw
+makes partnerships, saved as Entries with ``drawn`` set, and pairs them in ordinary Matches);
+francés (players register alone and each round the draw seats them at FrancesTables, whose
+result is the finishing order, submitted and confirmed like a match's).
+
+Terms: pareja (an Entry is a pair registered in a tournament), trío, jugador inscrito
+(IndividualEntry), mesa de mus francés (FrancesTable), fase (phase), liguilla (round robin
+group), ronda (round), mesa (table), partida (match), juego (game), vaca, piedras, órdago,
 repesca, a tres ceros.
 """
 
@@ -15,6 +23,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +41,12 @@ class Tournament(RuleSetFields):
         REGISTRATION = "registration", _("inscripción")
         RUNNING = "running", _("en juego")
         FINISHED = "finished", _("terminado")
+
+    class EntrantKind(models.TextChoices):
+        PAIRS = "pairs", _("parejas")
+        TRIOS = "trios", _("tríos")
+        INDIVIDUALS = "individuals", _("individual")
+        FRANCES = "frances", _("mus francés")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("nombre"), max_length=160)
@@ -52,6 +67,19 @@ class Tournament(RuleSetFields):
     #: seed of the draws' random choices, so a draw can be reproduced
     draw_seed = models.PositiveIntegerField(default=0)
     preset_name = models.CharField(max_length=80, blank=True)
+    #: who enters: pairs, trios, individuals (partners drawn each round) or Mus francés players
+    entrant_kind = models.CharField(
+        _("se inscriben"),
+        max_length=16,
+        choices=EntrantKind.choices,
+        default=EntrantKind.PAIRS,
+    )
+    #: Mus francés: the players seated at each table (3 to 6)
+    frances_table_size = models.PositiveSmallIntegerField(
+        _("jugadores por mesa de mus francés"),
+        default=4,
+        validators=[MinValueValidator(3), MaxValueValidator(6)],
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -89,6 +117,12 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: a trio's third player (``pair`` is the team's row, named by the three)
+    player_three = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    #: a partnership the draw made for a round of an individual tournament (not registered)
+    drawn = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("pareja inscrita")
@@ -105,6 +139,33 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return str(self.pair)
+
+
+class IndividualEntry(models.Model):
+    """A player registered alone: in an individual tournament (partners drawn each round) or
+    a Mus francés one (seated at a table each round)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="individual_entries"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="individual_entries")
+    status = models.CharField(
+        max_length=16, choices=Entry.Status.choices, default=Entry.Status.REGISTERED
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("jugador inscrito")
+        verbose_name_plural = _("jugadores inscritos")
+        ordering = ["tournament", "registered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="individual_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player)
 
 
 class Phase(models.Model):
@@ -305,6 +366,84 @@ class ResultSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id}: {self.side} ({self.idempotency_key})"
+
+
+class FrancesTable(models.Model):
+    """A Mus francés table of a round: its players (FrancesSeat) and, once confirmed, their
+    finishing order (IndividualEntry ids, first place first). Its result is submitted from the
+    table's link and confirmed like a match's (FrancesSubmission)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="frances_tables")
+    table_number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=Match.Status.choices, default=Match.Status.PENDING
+    )
+    #: the confirmed finishing order: IndividualEntry ids, the winner first
+    order = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    reasons = models.JSONField(default=list, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("mesa de mus francés")
+        verbose_name_plural = _("mesas de mus francés")
+        ordering = ["round", "table_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table_number"], name="frances_table_once_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} mesa {self.table_number}"
+
+
+class FrancesSeat(models.Model):
+    table = models.ForeignKey(FrancesTable, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(IndividualEntry, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "entry"], name="frances_seat_player_once"),
+            models.UniqueConstraint(fields=["table", "seat"], name="frances_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}"
+
+
+class FrancesSubmission(models.Model):
+    """One version of a francés table's finishing order, as a seat (or the organizer) entered
+    it. Never edited."""
+
+    table = models.ForeignKey(FrancesTable, on_delete=models.CASCADE, related_name="submissions")
+    #: the seat number of who entered it, 0 for the organizer
+    seat = models.PositiveSmallIntegerField()
+    via = models.CharField(max_length=16, choices=ResultSubmission.Via.choices)
+    order = models.JSONField()
+    confirms = models.BooleanField(default=False)
+    idempotency_key = models.CharField(max_length=80)
+    based_on_version = models.PositiveIntegerField()
+    device = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"], name="frances_submission_key_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}: seat {self.seat} ({self.idempotency_key})"
 
 
 class HandEntry(models.Model):

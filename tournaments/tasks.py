@@ -89,13 +89,16 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     """Everything that follows a confirmed (or corrected) result, in order. ``queued_at`` (when
     the web process sent it, after its commit) lets a burst of results share one standings
     refresh (services.standings, "Coalescing")."""
-    match = Match.objects.select_related("round").filter(pk=match_id).first()
+    match = Match.objects.select_related("round__phase").filter(pk=match_id).first()
     if match is None:
         return
     standings_refresh(match.round.phase_id, queued_at)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
+    # the rankings of the circuits holding the tournament, once it is finished (a correction)
+    tournament_id = match.round.phase.tournament_id
+    result_confirmed.app.tasks["circuits.tournament_changed"].delay(tournament_id=tournament_id)
     webhooks_result_confirmed(match_id)
 
 

@@ -1,7 +1,7 @@
 """The HTML pages: each area's module lists its own urlpatterns (whole paths)."""
 
 from clubs import web as clubs_web
-from tournaments.web import public, table
+from tournaments.web import frances, public, table
 from tournaments.web.organizer import urls as organizer
 
 app_name = "web"
@@ -10,5 +10,6 @@ urlpatterns = [
     *public.urlpatterns,
     *organizer.urlpatterns,
     *table.urlpatterns,
+    *frances.urlpatterns,
     *clubs_web.urlpatterns,  # the ratings' public pages (ranking, players)
 ]

@@ -90,6 +90,9 @@ class ClubPresetOutputSerializer(serializers.Serializer):
     real_31 = serializers.CharField()
     dejes = serializers.BooleanField()
     min_envite = serializers.IntegerField()
+    real_31_suit = serializers.CharField()
+    tio_perete = serializers.BooleanField()
+    forgotten_stones_lost = serializers.BooleanField()
 
     class Meta:
         ref_name = "ClubPresetOutput"

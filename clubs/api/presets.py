@@ -28,9 +28,16 @@ class _RuleValuesSerializer(serializers.Serializer):
     stones_per_game = serializers.IntegerField(required=False, help_text="10 to 100")
     games_per_vaca = serializers.IntegerField(required=False, help_text="1 to 9")
     vacas_per_match = serializers.IntegerField(required=False, help_text="1 to 9")
-    real_31 = serializers.CharField(required=False, help_text="off, sota_777 or figure_777")
+    real_31 = serializers.CharField(
+        required=False, help_text="off, sota_777, figure_777, sota_of_suit or sota_apart"
+    )
     dejes = serializers.BooleanField(required=False)
     min_envite = serializers.IntegerField(required=False, help_text="1 to 10")
+    real_31_suit = serializers.CharField(
+        required=False, allow_blank=True, help_text="the sota's suit with real_31 sota_of_suit"
+    )
+    tio_perete = serializers.BooleanField(required=False)
+    forgotten_stones_lost = serializers.BooleanField(required=False)
 
 
 class PresetBuiltinListApi(APIView):

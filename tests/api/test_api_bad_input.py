@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
+from clubs.circuits.models import Circuit, Interpena
 from clubs.leagues.models import League
 from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
 from tournaments.models import Entry, Match, Phase, Round, Tournament
@@ -37,8 +38,7 @@ def _operations() -> list[tuple[str, str]]:
 def demo():
     call_command("demo", verbosity=0)
     club = Club.objects.get(slug="pena-txoko")
-    # the peña's tournament, not one of its league's divisions
-    tournament = Tournament.objects.filter(club=club, league_division=None).first()
+    tournament = Tournament.objects.get(club=club, name="Torneo de San Fermín")
     match = Match.objects.filter(round__phase__tournament=tournament).order_by("-pk").first()
     hook = Webhook.objects.create(club=club, url="https://example.org/", secret="s", events=[])
     delivery = WebhookDelivery.objects.create(webhook=hook, event="e", event_id="e", payload={})
@@ -60,6 +60,13 @@ def demo():
         "delivery_id": delivery.pk,
         "league_id": League.objects.get(club=club).pk,
         "number": 1,
+        # the demo's circuit and interpeña (clubs.circuits.demo)
+        "circuit_id": Circuit.objects.get().pk,
+        "interpena_id": Interpena.objects.get().pk,
+        "board": 1,
+        # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
+        "table_id": 999_999,
+        "individual_id": 999_999,
     }
     client = Client()
     client.force_login(Membership.objects.get(club=club, user__username="organizador").user)

@@ -30,7 +30,11 @@ _DECL = {
     "punto": [30, 12, 20, 22],
     "winners": {"grande": "mano", "chica": "postre"},
 }
-ORDAGO = {"declarations": _DECL, "bets": {"grande": ["órdago", "quiero"]}}
+#: (chica, never played after it, has no winner to give)
+ORDAGO = {
+    "declarations": {**_DECL, "winners": {"grande": "mano"}},
+    "bets": {"grande": ["órdago", "quiero"]},
+}
 PASO = {"declarations": _DECL}
 
 

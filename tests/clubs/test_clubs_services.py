@@ -425,6 +425,9 @@ def test_preset_create_takes_engine_defaults_and_validates_through_scoring():
         "real_31": "sota_777",
         "dejes": True,
         "min_envite": 2,
+        "real_31_suit": "",
+        "tio_perete": False,
+        "forgotten_stones_lost": False,
     }
     with pytest.raises(RuleSetError) as error:
         services.preset_create(user=organizer, club=club, name="Mala", rules={"kings": 6})

@@ -40,7 +40,7 @@ def rule_sets(
 ) -> st.SearchStrategy[RuleSet]:
     """Every option the brief asks to vary: kings 8/4, stones, 31 real, dejes, min envite."""
     return st.builds(
-        RuleSet,
+        _rules,
         kings=st.sampled_from((8, 4)),
         stones_per_game=st.integers(*stones),
         games_per_vaca=st.integers(*games_per_vaca),
@@ -48,11 +48,25 @@ def rule_sets(
         real_31=st.sampled_from(list(Real31)),
         dejes=st.booleans(),
         min_envite=st.integers(1, 4),
+        suit=st.sampled_from(SUITS),
+        tio_perete=st.booleans(),
+    )
+
+
+SUITS = ("oros", "copas", "espadas", "bastos")
+
+
+def _rules(*, real_31: Real31, suit: str, **options: Any) -> RuleSet:
+    """A rule set; the suit of the 31 real is given only where the variant asks for one."""
+    return RuleSet(
+        real_31=real_31,
+        real_31_suit=suit if real_31 is Real31.SOTA_OF_SUIT else "",
+        **options,
     )
 
 
 def random_rules(rnd: random.Random) -> RuleSet:
-    return RuleSet(
+    return _rules(
         kings=rnd.choice((8, 4)),
         stones_per_game=rnd.randint(10, 100),
         games_per_vaca=rnd.randint(1, 3),
@@ -60,6 +74,7 @@ def random_rules(rnd: random.Random) -> RuleSet:
         real_31=rnd.choice(list(Real31)),
         dejes=rnd.random() < 0.5,
         min_envite=rnd.randint(1, 4),
+        suit=rnd.choice(SUITS),
     )
 
 
@@ -126,8 +141,14 @@ def reference(cards: Sequence[Card], rules: RuleSet) -> Ref:
         pares, key = 0, ()
     points = sum(10 if r >= 10 else r for r in ranks)
     sevens = natural.count(7)
+    sota_suits = [c.suit for c in cards if c.rank == 10]
+    seven_suits = [c.suit for c in cards if c.rank == 7]
     if rules.real_31 is Real31.SOTA_777:
         real = sevens == 3 and 10 in natural
+    elif rules.real_31 is Real31.SOTA_OF_SUIT:  # 000: «the Jack is of a specific suit»
+        real = sevens == 3 and sota_suits == [rules.real_31_suit]
+    elif rules.real_31 is Real31.SOTA_APART:  # 000: «sevens be of different suit than the Jack»
+        real = sevens == 3 and len(sota_suits) == 1 and sota_suits[0] not in seven_suits
     elif rules.real_31 is Real31.FIGURE_777:
         real = sevens == 3 and points == 31
     else:
@@ -276,7 +297,9 @@ def lance_bets(
         return ["paso"] * pick(range(n + 1)), Expect("paso")
     pasos = pick(range(n))
     actions = ["paso"] * pasos
-    bettor = pick(sides) if prefix else speakers[pasos] % 2
+    # a named pair must still have a player who has not passed (the pasos recorded come first)
+    left = sorted({s % 2 for s in speakers[pasos:]})
+    bettor = pick(left) if prefix else speakers[pasos] % 2
     head = f"{SIDE_WORDS[bettor]}: " if prefix else ""
     openings = ("envido", "envido n") * 2 + (("ordago",) if allow_ordago else ())
     opening = pick(openings)
@@ -429,14 +452,16 @@ KNOWN_KEYS = (
     "hand", "hands", "games", "rules", "first_mano", "complete", "cards", "bets",
     "declarations", "grande", "chica", "pares", "juego", "punto", "winners", "stones",
     "winner", "ordago", "act", "pair", "kings", "stones_per_game", "games_per_vaca",
-    "vacas_per_match", "real_31", "dejes", "min_envite", "A", "B",
+    "vacas_per_match", "real_31", "dejes", "min_envite", "A", "B", "lances", "totals",
+    "start", "to", "how", "bonus", "perete", "real_31_suit", "tio_perete",
 )
 #: Strings near the valid ones: cards that do not exist, bets with garbage, pair names.
 ODD_STRINGS = (
     "8o", "9c", "Rx", "", " ", "R", "o", "10", "Ro Ro Rc Re", "Ro Rc 7e", "Ro Rc 7e 1b 2o",
     "rey de oros", "R-oros", "7 copas", "As-espadas", "mano", "postre", "A1", "B2", "A", "B",
     "paso", "envido", "envido 0", "envido 99", "2 más", "más 2", "a 1", "a 50", "órdago",
-    "quiero", "no quiero", "una más", "mano: envido", "postre: órdago", "nadie: envido",
+    "quiero", "no quiero", "una más", "deje", "querido", "sota_of_suit", "oros",
+    "mano: envido", "postre: órdago", "nadie: envido",
     "envido dos", "0 más", "-1 más", "mas", "a", "none", "par", "medias", "duples", "31 real",
     "other", "si", "38", "39", "40", "31", "30", "sota_777", "figure_777", "off", "𝟙𝟚",
 )

@@ -19,6 +19,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,7 @@ from scoring.hand import JUEGO_REAL
 from tests.scoring.spanish import check_spanish
 from tests.scoring.strategies import (
     KNOWN_KEYS,
+    LANCE_KEYS,
     ODD_STRINGS,
     SIDE_WORDS,
     GeneratedHand,
@@ -99,8 +101,14 @@ def lance_side(hand: GeneratedHand, index: int) -> int | None:
 
 
 def expected_events(rules: RuleSet, hand: GeneratedHand) -> tuple[list[tuple], tuple | None]:
-    """Events in counting order (004 «Valeur des coups»: the "non" first, then the count)."""
+    """Events in counting order (004 «Valeur des coups»: the "non" first, then the count);
+    before them the tío Perete where the rule set plays it (000 «Named hands»: declared
+    "before starting to play"), one stone for each player holding 4-5-6-7."""
     dejes: list[tuple] = []
+    if rules.tio_perete:
+        for seat, cards in enumerate(hand.deal):
+            if sorted(c.rank for c in cards) == [4, 5, 6, 7]:
+                dejes.append(("perete", seat % 2, 1, "perete"))
     count: list[tuple] = []
     for index, expect in enumerate(hand.expects):
         if expect is None:
@@ -274,6 +282,16 @@ SWAPS = {
 }
 
 
+def _implied_pasos(actions) -> list[str]:
+    """The pasos before an opening bet that names its pair are implied: left out, so that the
+    swapped betting does not say the named pair had already passed."""
+    actions = list(actions)
+    first = next((i for i, a in enumerate(actions) if a != "paso"), len(actions))
+    if first < len(actions) and ":" in actions[first]:
+        return actions[first:]
+    return actions
+
+
 @CHEAP
 @pytest.mark.parametrize("swap", sorted(SWAPS))
 @given(case=hands(prefix=True))
@@ -294,7 +312,9 @@ def test_swapping_the_pairs_swaps_the_points(swap, case):
     swapped_deal = SWAPS[swap](hand.deal)
     swapped_json = {
         "cards": [render_hand(h, 0) for h in swapped_deal],
-        "bets": {k: [flip_prefix(a) for a in v] for k, v in hand.json["bets"].items()},
+        "bets": {
+            k: _implied_pasos(flip_prefix(a) for a in v) for k, v in hand.json["bets"].items()
+        },
     }
     original = score(rules, hand.json)
     swapped = score(rules, swapped_json)
@@ -326,7 +346,7 @@ def test_swapping_the_pairs_swaps_the_points(swap, case):
 # 3. Cards and declarations give the same score
 
 
-def honest_declarations(hand: GeneratedHand, pick) -> dict:
+def honest_declarations(hand: GeneratedHand, pick, rules: RuleSet | None = None) -> dict:
     """What the four players declare for these cards, and the winner of each lance the cards
     decide, built from the reference evaluation (not from the engine)."""
     refs = hand.refs
@@ -360,6 +380,10 @@ def honest_declarations(hand: GeneratedHand, pick) -> dict:
         if not derivable or pick((True, False)):
             winners[name] = SIDE_WORDS[side]
     decl["winners"] = winners
+    if rules is not None and rules.tio_perete:  # 000: 4-5-6-7 shown before play
+        decl["perete"] = [
+            s for s, cards in enumerate(hand.deal) if sorted(c.rank for c in cards) == [4, 5, 6, 7]
+        ]
     return decl
 
 
@@ -368,7 +392,7 @@ def honest_declarations(hand: GeneratedHand, pick) -> dict:
 def test_cards_and_declarations_give_the_same_score(case, data):
     rules, hand = case
     pick = lambda options: data.draw(st.sampled_from(options))  # noqa: E731
-    decl = honest_declarations(hand, pick)
+    decl = honest_declarations(hand, pick, rules)
     with_cards = score(rules, hand.json)
     declared = score(rules, {"bets": hand.json["bets"], "declarations": decl})
     both = score(rules, {**hand.json, "declarations": decl})
@@ -405,10 +429,13 @@ def same_score(mine, theirs) -> None:
 def test_declarations_from_cards_score_like_the_cards(case):
     rules, hand = case
     record = hand_from_json(hand.json, rules)
-    declared = HandRecord(
-        bets=record.bets, declarations=declarations_from_cards(rules, record.cards)
-    )
-    same_score(score_hand(rules, record), score_hand(rules, declared))
+    honest = declarations_from_cards(rules, record.cards)
+    mine = score_hand(rules, record)
+    # without the cards, a lance never played (after an accepted órdago) has no winner to give
+    played = {r.lance for r in mine.lances}
+    winners = {k: v for k, v in honest.winners.items() if k in played}
+    declared = HandRecord(bets=record.bets, declarations=replace(honest, winners=winners))
+    same_score(mine, score_hand(rules, declared))
 
 
 def test_declarations_from_cards_name_the_pares_winner():
@@ -537,6 +564,28 @@ def check_games(rules: RuleSet, state: MatchState) -> None:
 MAX_HANDS = 5000
 
 
+def as_played(state: MatchState, rules: RuleSet, hand: GeneratedHand) -> dict:
+    """The hand's JSON as a table can have played it from ``state``: a deje that reaches the
+    target wins the game there and then (004: the "non" is counted at once), so nothing is bet
+    in the lances after it; their bets are left out."""
+    stones = list(state.stones)
+    if rules.tio_perete:
+        for seat, cards in enumerate(hand.deal):
+            if sorted(c.rank for c in cards) == [4, 5, 6, 7]:
+                stones[state.team_of_side(seat % 2)] += 1
+    if max(stones) >= rules.stones_per_game or not rules.dejes:
+        return hand.json
+    for index, expect in enumerate(hand.expects):
+        if expect is None or expect.outcome != "no_querido":
+            continue
+        team = state.team_of_side(expect.side)
+        stones[team] += expect.stones
+        if stones[team] >= rules.stones_per_game:
+            keep = {k: v for k, v in hand.json["bets"].items() if LANCE_KEYS.index(k) <= index}
+            return {**hand.json, "bets": keep}
+    return hand.json
+
+
 def play_random_match(rules: RuleSet, rnd: random.Random, first: int):
     """Hands until the match ends, checking each one as it is applied."""
     state = MatchState.start(rules, first)
@@ -545,7 +594,7 @@ def play_random_match(rules: RuleSet, rnd: random.Random, first: int):
     for _ in range(MAX_HANDS):
         # an órdago in a few hands only, so that most games are won on stones
         hand = random_hand(rnd, rules, allow_ordago=rnd.random() < 0.04)
-        record = hand_from_json(hand.json, rules)
+        record = hand_from_json(as_played(state, rules, hand), rules)
         new, outcome = apply_hand(state, record)
         check_hand_applied(state, new, outcome)
         records.append(record)
@@ -626,7 +675,8 @@ def test_first_to_reach_from_any_score(rules, seed, mano, data):
     a = data.draw(st.integers(0, target - 1), label="A")
     b = data.draw(st.integers(0, target - 1), label="B")
     state = at((a, b), rules, mano)
-    record = hand_from_json(random_hand(random.Random(seed), rules).json, rules)
+    hand = random_hand(random.Random(seed), rules)
+    record = hand_from_json(as_played(state, rules, hand), rules)
     new, outcome = apply_hand(state, record)
     check_hand_applied(state, new, outcome)
 
@@ -847,7 +897,7 @@ def valid_requests(draw) -> dict:
         pick = lambda options: draw(st.sampled_from(options))  # noqa: E731
         request["hand"] = {
             "bets": hand.json["bets"],
-            "declarations": honest_declarations(hand, pick),
+            "declarations": honest_declarations(hand, pick, rules),
         }
     elif kind == "hands":
         more = [draw(hands(rules))[1].json for _ in range(draw(st.integers(0, 2)))]

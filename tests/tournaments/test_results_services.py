@@ -49,7 +49,11 @@ _DECL = {
     "winners": {"grande": "mano", "chica": "postre"},
 }
 #: the pareja mano wins the game with an accepted órdago at grande
-ORDAGO = {"declarations": _DECL, "bets": {"grande": ["órdago", "quiero"]}}
+#: (chica, never played after it, has no winner to give)
+ORDAGO = {
+    "declarations": {**_DECL, "winners": {"grande": "mano"}},
+    "bets": {"grande": ["órdago", "quiero"]},
+}
 #: every lance en paso: a few stones, no game ends (target 10)
 PASO = {"declarations": _DECL, "bets": {}}
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments.models import HandEntry, Match, Tournament
+from tournaments.selectors.results import match_running_score
 from tournaments.services import results as svc
-from tournaments.web import table
 
 pytestmark = pytest.mark.django_db
 
@@ -62,13 +62,17 @@ def test_a_start_score_outside_the_game_is_refused_and_nothing_stored(client, ma
 
 def test_a_start_score_goes_to_the_hands_service(client, match):
     response = client.post(hands_url(match), hand_form(start_a="12", start_b="20"))
-    if table._HAND_START:
-        assert response.status_code == 302
-        assert HandEntry.objects.filter(match=match).count() == 1
-    else:  # the service does not take it yet: said, and nothing stored
-        assert response.status_code == 400
-        assert "todavía no puede empezar un juego" in response.content.decode()
-        assert not HandEntry.objects.filter(match=match).exists()
+    assert response.status_code == 302
+    (entry,) = HandEntry.objects.filter(match=match)
+    assert entry.payload["start"] == [12, 20]
+    state = match_running_score(match=match).state  # the paper score is where the game began
+    assert sum(state.stones) >= 32
+
+
+def test_a_start_score_is_offered_with_the_first_hand_only(client, match):
+    assert 'name="start_a"' in client.get(hands_url(match)).content.decode()
+    client.post(hands_url(match), hand_form())
+    assert 'name="start_a"' not in client.get(hands_url(match)).content.decode()
 
 
 def test_a_blank_start_score_is_zero(client, match):
@@ -79,7 +83,10 @@ def test_a_blank_start_score_is_zero(client, match):
 
 def test_the_page_says_why_game_twos_mano_is_not_the_next_player(client, match):
     plain = {"declarations": _DECL, "bets": {}}
-    ordago = {"declarations": _DECL, "bets": {"grande": ["órdago", "quiero"]}}
+    ordago = {
+        "declarations": {**_DECL, "winners": {"grande": "mano"}},  # nothing after the órdago
+        "bets": {"grande": ["órdago", "quiero"]},
+    }
     # hands 1-3 (mano A1, B1, A2); the órdago of hand 3 ends game 1: A2 was mano, so B2 would
     # be next, but game 2 starts with B1, the player after game 1's first mano (A1)
     for number, hand in enumerate((plain, plain, ordago), start=1):

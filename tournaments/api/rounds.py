@@ -434,6 +434,13 @@ class StandingRowOutSerializer(serializers.Serializer):
     stones_lost = serializers.IntegerField()
     stone_difference = serializers.IntegerField()
     buchholz = serializers.IntegerField()
+    points = serializers.IntegerField(
+        required=False,
+        help_text="players alone only: juegos won (individual) or placing points (Mus francés)",
+    )
+    rests = serializers.IntegerField(
+        required=False, help_text="players alone only: rounds rested (counted as a bye)"
+    )
     tiebreaks = TiebreakValueOutSerializer(many=True)
     separated_by = serializers.CharField(
         allow_null=True,

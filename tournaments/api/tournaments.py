@@ -54,9 +54,14 @@ class RulesInputSerializer(serializers.Serializer):
     stones_per_game = serializers.IntegerField(required=False, help_text="piedras per juego")
     games_per_vaca = serializers.IntegerField(required=False)
     vacas_per_match = serializers.IntegerField(required=False)
-    real_31 = serializers.CharField(required=False, help_text="off, sota_777 or figure_777")
+    real_31 = serializers.CharField(
+        required=False, help_text="off, sota_777, figure_777, sota_of_suit or sota_apart"
+    )
     dejes = serializers.BooleanField(required=False)
     min_envite = serializers.IntegerField(required=False)
+    real_31_suit = serializers.CharField(required=False, allow_blank=True)
+    tio_perete = serializers.BooleanField(required=False)
+    forgotten_stones_lost = serializers.BooleanField(required=False)
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         values = super().to_internal_value(data)
@@ -73,6 +78,9 @@ class RulesOutputSerializer(serializers.Serializer):
     real_31 = serializers.CharField()
     dejes = serializers.BooleanField()
     min_envite = serializers.IntegerField()
+    real_31_suit = serializers.CharField()
+    tio_perete = serializers.BooleanField()
+    forgotten_stones_lost = serializers.BooleanField()
 
 
 class ClubRefSerializer(serializers.Serializer):
@@ -96,6 +104,11 @@ class TournamentOutputSerializer(serializers.Serializer):
     late_minutes_per_game = serializers.IntegerField(allow_null=True)
     draw_seed = serializers.IntegerField()
     preset_name = serializers.CharField()
+    entrant_kind = serializers.ChoiceField(
+        choices=Tournament.EntrantKind.choices,
+        help_text="who enters: pairs, trios, individuals (partners drawn each round) or frances",
+    )
+    frances_table_size = serializers.IntegerField(help_text="Mus francés: players per table")
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -170,6 +183,12 @@ class TournamentCreateApi(APIView):
         rules = RulesInputSerializer(
             required=False, help_text="explicit rule values (override the preset's)"
         )
+        entrant_kind = serializers.CharField(
+            required=False, help_text="pairs (default), trios, individuals or frances"
+        )
+        frances_table_size = serializers.IntegerField(
+            required=False, help_text="Mus francés: players per table, 3 to 6 (default 4)"
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -207,6 +226,10 @@ class TournamentUpdateApi(APIView):
         late_minutes_per_game = serializers.IntegerField(required=False, allow_null=True)
         preset = serializers.CharField(required=False)
         rules = RulesInputSerializer(required=False)
+        entrant_kind = serializers.CharField(
+            required=False, help_text="only before the first registration"
+        )
+        frances_table_size = serializers.IntegerField(required=False)
 
     @extend_schema(
         operation_id="tournament_update",

@@ -26,6 +26,9 @@ Modules:
 - `crossing`: `knockout_from_groups` (1A–2B, 1B–2A, …) into a seeded bracket.
 - `tables`: `assign_tables` (table 1 for the top match, pinned entrants on their tables).
 - `matching`: the assignment and general-matching primitives the pairers use.
+- `individual`: `pair_individuals` (an individual tournament's round: partnerships drawn and
+  paired at tables, no repeat partner or opponent while avoidable), `seat_frances` (Mus francés
+  tables of 3 to 6), `frances_table_sizes`.
 """
 
 from tournaments.draw.base import DrawError, Entrant, Pairing, Result, initial_order, make_rng
@@ -44,6 +47,14 @@ from tournaments.draw.bracket import (
 )
 from tournaments.draw.crossing import knockout_from_groups
 from tournaments.draw.double import double_elimination
+from tournaments.draw.individual import (
+    IndividualDraw,
+    IndividualTable,
+    PastTable,
+    frances_table_sizes,
+    pair_individuals,
+    seat_frances,
+)
 from tournaments.draw.reasons import REASON_TEXT, Reason
 from tournaments.draw.roundrobin import Group, round_robin_groups, round_robin_schedule
 from tournaments.draw.swiss import Record, lives_left, next_round, pair_lives, pair_swiss, records
@@ -56,6 +67,9 @@ __all__ = [
     "DrawError",
     "Entrant",
     "Group",
+    "IndividualDraw",
+    "IndividualTable",
+    "PastTable",
     "Pairing",
     "Reason",
     "Record",
@@ -68,17 +82,20 @@ __all__ = [
     "champion",
     "double_elimination",
     "first_round",
+    "frances_table_sizes",
     "initial_order",
     "knockout_from_groups",
     "lives_left",
     "make_rng",
     "next_round",
+    "pair_individuals",
     "pair_lives",
     "pair_swiss",
     "records",
     "resolve",
     "round_robin_groups",
     "round_robin_schedule",
+    "seat_frances",
     "seed_lines",
     "single_elimination",
 ]

@@ -61,6 +61,16 @@ Round robin (liguilla):
 
 - ``round_robin`` [group, round, rounds]: round ``round`` of ``rounds`` in group ``group``.
 - ``round_robin_rest`` [group]: the group has an odd number of entrants; this one rests.
+
+Individual tournaments and Mus francés (tournaments.draw.individual):
+
+- ``new_partners_and_opponents``: nobody at the table has played with or against the others.
+- ``partners_again`` [times]: the table's partnerships had played together ``times`` times;
+  only in the draws where the least possible (for a field above the exact search's limit:
+  the local search's best).
+- ``opponents_again`` [times]: opponents at the table had met ``times`` times.
+- ``frances_table`` [size]: a Mus francés table of ``size`` players.
+- ``tablemates_again`` [times]: players of the table had shared one ``times`` times.
 """
 
 from __future__ import annotations
@@ -129,6 +139,23 @@ REASON_TEXT: Mapping[str, Text] = MappingProxyType(
         "round_robin_rest": gettext_noop(
             "rests this round: group {group} has an odd number of entrants"
         ),
+        "new_partners_and_opponents": gettext_noop(
+            "partners drawn for the round: nobody at the table has played with or against "
+            "each other"
+        ),
+        "partners_again": (
+            "partners again ({times} time before): no draw without it exists",
+            "partners again ({times} times before): no draw without it exists",
+        ),
+        "opponents_again": (
+            "opponents again ({times} time before): no draw without it exists",
+            "opponents again ({times} times before): no draw without it exists",
+        ),
+        "frances_table": gettext_noop("Mus francés table of {size}"),
+        "tablemates_again": (
+            "players who shared a table before ({times} time): no draw without it exists",
+            "players who shared a table before ({times} times): no draw without it exists",
+        ),
     }
 )
 
@@ -137,6 +164,9 @@ _COUNTED = {
     "rematch_unavoidable": "times",
     "rematch_keeps_byes_even": "times",
     "every_entrant_had_bye": "byes",
+    "partners_again": "times",
+    "opponents_again": "times",
+    "tablemates_again": "times",
 }
 
 

@@ -21,9 +21,10 @@ from tournaments.models import Entry, Substitution, Tournament
 
 def entry_list(*, tournament: Tournament, status: str | None = None) -> list[Entry]:
     """The tournament's entries in desk order; a waiting entry gets ``waiting_position`` (1 =
-    next to be promoted), every other entry ``None``."""
+    next to be promoted), every other entry ``None``. The partnerships an individual
+    tournament's draw made (``drawn``) are not registrations and are left out."""
     qs = (
-        Entry.objects.filter(tournament=tournament)
+        Entry.objects.filter(tournament=tournament, drawn=False)
         .select_related("pair__player_one", "pair__player_two", "pair__club")
         .order_by(F("seed").asc(nulls_last=True), "registered_at", "id")
     )

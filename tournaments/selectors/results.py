@@ -39,7 +39,8 @@ from scoring import (
     play_match,
     record_games,
 )
-from scoring.jsonio import POSITIONS, outcome_to_json, state_to_json
+from scoring.jsonio import POSITIONS, outcome_to_json, start_from_json, state_to_json
+from scoring.match import check_start_stones
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -106,10 +107,25 @@ def first_mano_position(match: Match) -> int:
     return POSITIONS.index(match.first_mano)
 
 
+def start_of(payloads: list[Any]) -> tuple[Any, Any]:
+    """The score the table's first game starts from: the first hand's ``start`` (a score
+    written on paper before the table switched to the phone), else 0-0."""
+    first = payloads[0] if payloads else None
+    if isinstance(first, dict) and "start" in first:
+        try:
+            return start_from_json(first["start"])
+        except ScoringError as error:
+            raise error.in_hand(1) from None
+    return (0, 0)
+
+
 def hand_records(rules: RuleSet, payloads: list[Any]) -> list:
-    """Parse a table's hands, naming the hand in the engine's error as jsonio.run does."""
+    """Parse a table's hands, naming the hand in the engine's error as jsonio.run does (the
+    first hand's ``start`` is read by start_of)."""
     records = []
     for number, raw in enumerate(payloads, start=1):
+        if number == 1 and isinstance(raw, dict) and "start" in raw:
+            raw = {k: v for k, v in raw.items() if k != "start"}
         try:
             records.append(hand_from_json(raw, rules))
         except ScoringError as error:
@@ -118,7 +134,11 @@ def hand_records(rules: RuleSet, payloads: list[Any]) -> list:
 
 
 def fold_hands(
-    rules: RuleSet, first_mano: int, penalty_games: list[GameEntry], records: list
+    rules: RuleSet,
+    first_mano: int,
+    penalty_games: list[GameEntry],
+    records: list,
+    start: tuple[Any, Any] = (0, 0),
 ) -> tuple[MatchState, tuple[HandOutcome, ...]]:
     """The match after the penalty games and then the hands, through the engine.
 
@@ -127,9 +147,16 @@ def fold_hands(
     (penalty games are not played, so they do not move the mano).
     """
     if not penalty_games:
-        return play_match(rules, records, first_mano)
+        return play_match(rules, records, first_mano, start)
+    check_start_stones(rules, start)
     state = record_games(rules, penalty_games)
-    state = replace(state, first_mano=first_mano, mano=first_mano, game_first_mano=first_mano)
+    state = replace(
+        state,
+        first_mano=first_mano,
+        mano=first_mano,
+        game_first_mano=first_mano,
+        stones=state.stones if state.finished else (start[0], start[1]),
+    )
     outcomes = []
     for number, record in enumerate(records, start=1):
         try:
@@ -169,8 +196,11 @@ def match_running_score(
     if upto is not None:
         hands = [h for h in hands if h.number <= upto]
     penalties = match_penalty_games(match=match, rules=rules, penalties=penalties)
-    records = hand_records(rules, [h.payload for h in hands])
-    state, outcomes = fold_hands(rules, first_mano_position(match), penalties, records)
+    payloads = [h.payload for h in hands]
+    records = hand_records(rules, payloads)
+    state, outcomes = fold_hands(
+        rules, first_mano_position(match), penalties, records, start_of(payloads)
+    )
     return RunningScore(hands, state, outcomes, penalties)
 
 

@@ -14,6 +14,8 @@ Responsible for:
   got. This module only adapts: it hands the stored bracket (Phase.bracket) and the confirmed
   bracket results, or the a tres ceros rounds, to that pure module. In an a tres ceros the pairs
   still in keep their tiebreak order among themselves, so the next round is paired as before.
+- `individual_rows`: the standings of players who entered alone (individual tournaments, Mus
+  francés), stored by standings_refresh in the same snapshot rows.
 - `standings_for_phase`: the read path; it only reads StandingsSnapshot rows (one query), and
   returns an empty list while no snapshot exists yet (no round published or no result
   confirmed since the phase began).
@@ -43,8 +45,18 @@ from scoring.standings import Entry as StandingEntry
 from scoring.standings import MatchRecord, StandingRow, Tiebreak, standings
 from tournaments.draw import DrawError, Entrant, Result
 from tournaments.draw.placing import bracket_placings, lives_placings, rank_by_placing
-from tournaments.models import Entry, Group, Match, Phase, Round, StandingsSnapshot
-from tournaments.selectors.rounds import bracket_from_json
+from tournaments.models import (
+    Entry,
+    FrancesTable,
+    Group,
+    IndividualEntry,
+    Match,
+    Phase,
+    Round,
+    StandingsSnapshot,
+    Tournament,
+)
+from tournaments.selectors.rounds import bracket_from_json, phase_rules
 
 log = logging.getLogger(__name__)
 
@@ -329,3 +341,140 @@ def standings_for_phase(*, phase: Phase) -> list[dict]:
         for s in snapshots
     ]
     return sorted(result, key=lambda g: (g["group"] is not None, g["group"] or ""))
+
+
+# --- Players alone: individual tournaments and Mus francés ----------------------------------
+
+
+def individual_rows(*, phase: Phase) -> list[dict]:
+    """The standings of a phase of players who entered alone, as snapshot rows (the keys of
+    `rows_to_json`, ``entry_id`` being the IndividualEntry's id, plus ``points`` and
+    ``rests``).
+
+    Individual tournament: each player is credited with what their drawn partnership won in
+    each confirmed match (juegos and piedras for and against, the match won or lost); a rest
+    counts like a bye, a match won with the format's full score in juegos and no piedras.
+    Order: juegos won, then piedras difference, then piedras won, then matches won; ``points``
+    are the juegos won. Mus francés: a table of n players gives its k-th place n − k placing
+    points (the last none); order: placing points, then first places, then tables played.
+    Players level on every key share a rank. Three queries whatever the field.
+    """
+    tournament = phase.tournament
+    people = list(
+        IndividualEntry.objects.filter(tournament=tournament)
+        .values_list("id", "player_id", "status", "player__first_name", "player__last_name")
+        .order_by("id")
+    )
+    by_player = {player: pk for pk, player, *_ in people}
+    stats = {
+        pk: {
+            "played": 0,
+            "won": 0,
+            "lost": 0,
+            "games_won": 0,
+            "games_lost": 0,
+            "stones_won": 0,
+            "stones_lost": 0,
+            "points": 0,
+            "rests": 0,
+        }
+        for pk, *_ in people
+    }
+    if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
+        tables = FrancesTable.objects.filter(
+            round__phase=phase, status=Match.Status.CONFIRMED
+        ).exclude(round__status=Round.Status.DRAFT)
+        for order in tables.values_list("order", flat=True):
+            size = len(order or [])
+            for place, pk in enumerate(order or [], start=1):
+                if pk in stats:
+                    s = stats[pk]
+                    s["played"] += 1
+                    s["points"] += size - place
+                    s["won" if place == 1 else "lost"] += 1
+        key = lambda s: (-s["points"], -s["won"], -s["played"])  # noqa: E731
+    else:
+        rules = phase_rules(phase)
+        full = rules.games_per_vaca * rules.vacas_per_match
+        matches = (
+            Match.objects.filter(round__phase=phase, status=Match.Status.CONFIRMED)
+            .exclude(round__status=Round.Status.DRAFT)
+            .exclude(entry_a=None)
+            .values_list(
+                "entry_a__pair__player_one_id",
+                "entry_a__pair__player_two_id",
+                "entry_b__pair__player_one_id",
+                "entry_b__pair__player_two_id",
+                "winner_id",
+                "entry_a_id",
+                "games_a",
+                "games_b",
+                "stones_a",
+                "stones_b",
+            )
+        )
+        for a1, a2, b1, b2, winner, entry_a, ga, gb, sa, sb in matches:
+            for players, won, gw, gl, sw, sl in (
+                ((a1, a2), winner == entry_a, ga, gb, sa, sb),
+                ((b1, b2), winner is not None and winner != entry_a, gb, ga, sb, sa),
+            ):
+                for player in players:
+                    pk = by_player.get(player)
+                    if pk is None:
+                        continue
+                    s = stats[pk]
+                    s["played"] += 1
+                    s["won" if won else "lost"] += 1
+                    s["games_won"] += gw
+                    s["games_lost"] += gl
+                    s["stones_won"] += sw
+                    s["stones_lost"] += sl
+        published = set(
+            Round.objects.filter(phase=phase)
+            .exclude(status=Round.Status.DRAFT)
+            .values_list("number", flat=True)
+        )
+        for number, ids in (phase.settings or {}).get("rests", {}).items():
+            if int(number) not in published:
+                continue
+            for pk in ids:
+                if pk in stats:
+                    s = stats[pk]
+                    s["rests"] += 1
+                    s["played"] += 1
+                    s["won"] += 1
+                    s["games_won"] += full
+        for s in stats.values():
+            s["points"] = s["games_won"]
+        key = lambda s: (  # noqa: E731
+            -s["games_won"],
+            -(s["stones_won"] - s["stones_lost"]),
+            -s["stones_won"],
+            -s["won"],
+        )
+    names = {pk: f"{first} {last}".strip() for pk, _, _, first, last in people}
+    statuses = {pk: status for pk, _, status, _, _ in people}
+    ordered = sorted(stats, key=lambda pk: (key(stats[pk]), names[pk].casefold(), pk))
+    rows, rank, previous = [], 0, None
+    for n, pk in enumerate(ordered, start=1):
+        s = stats[pk]
+        if key(s) != previous:
+            rank, previous = n, key(s)
+        rows.append(
+            {
+                "rank": rank,
+                "entry_id": pk,
+                "name": names[pk],
+                "players": [names[pk]],
+                "club": None,
+                "seed": None,
+                "withdrawn": statuses[pk] == Entry.Status.WITHDRAWN,
+                **s,
+                "game_difference": s["games_won"] - s["games_lost"],
+                "stone_difference": s["stones_won"] - s["stones_lost"],
+                "buchholz": 0,
+                "tiebreaks": [],
+                "separated_by": None,
+            }
+        )
+    return rows

@@ -20,15 +20,25 @@ from django.db.models import (
     Exists,
     ExpressionWrapper,
     F,
+    IntegerField,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
 )
+from django.db.models.functions import Coalesce
 
 from clubs.models import Club, RuleSetPreset
 from clubs.roles import can_organize, clubs_organized_by, require_organizer
 from config.errors import Invalid, NotFound
-from tournaments.models import Entry, HandEntry, Match, ResultSubmission, Tournament
+from tournaments.models import (
+    Entry,
+    HandEntry,
+    IndividualEntry,
+    Match,
+    ResultSubmission,
+    Tournament,
+)
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -63,8 +73,18 @@ def _with_counts(qs: QuerySet[Tournament]) -> QuerySet[Tournament]:
     """Annotate ``registered_count``, ``waiting_count`` and ``rules_locked`` in the same query."""
     started = _started_matches().filter(round__phase__tournament=OuterRef("pk"))
     locked = Q(status=Tournament.Status.FINISHED) | Exists(started)
+    # Players alone (IndividualEntry) count as registered too; a subquery, so that the join of
+    # the entries is not multiplied. The partnerships an individual draw made are not entries.
+    alone = (
+        IndividualEntry.objects.filter(tournament=OuterRef("pk"), status__in=ACTIVE_ENTRY_STATUSES)
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    active = Q(entries__status__in=ACTIVE_ENTRY_STATUSES, entries__drawn=False)
     return qs.annotate(
-        registered_count=Count("entries", filter=Q(entries__status__in=ACTIVE_ENTRY_STATUSES)),
+        registered_count=Count("entries", filter=active)
+        + Coalesce(Subquery(alone, output_field=IntegerField()), 0),
         waiting_count=Count("entries", filter=Q(entries__status=Entry.Status.WAITING)),
         rules_locked=ExpressionWrapper(locked, output_field=BooleanField()),
     )

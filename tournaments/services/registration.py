@@ -11,6 +11,10 @@ promotions and substitutions are written to the audit trail with who and through
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
 
+Only a tournament of pairs takes pairs here; trios and players alone register through
+entrants.py (``require_entrant_kind``). Withdrawal, check-in, seeds and pins work on a trio's
+Entry as on a pair's.
+
 Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
 future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
 turns "Ana García / Luis Pérez" into a pair).
@@ -42,6 +46,7 @@ from tournaments.services.base import (
     audit_write,
     tournament_lock_for_organizer,
 )
+from tournaments.services.entrants import require_entrant_kind
 
 #: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
 MAX_PASTED_LINES = 1000
@@ -82,6 +87,7 @@ def entry_register(
     """
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
         _require_registration_open(tournament)
         pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
         if pair is None:
@@ -124,6 +130,7 @@ def entry_register_pasted(
         )
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
         _require_registration_open(tournament)
         active = _active_count(tournament)
         seen: dict[int, int] = {}

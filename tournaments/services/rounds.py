@@ -42,6 +42,7 @@ from tournaments.draw import DrawError, champion, lives_left
 from tournaments.models import (
     AuditEntry,
     Entry,
+    FrancesTable,
     Match,
     Notification,
     Phase,
@@ -223,6 +224,13 @@ def phase_create(
                 code="phase_format",
                 format=str(format)[:40],
                 formats=list(Phase.Format.values),
+            )
+        if tournament.entrant_kind in draw_manager.ALONE and format != Phase.Format.SWISS:
+            raise Invalid(
+                "A tournament of players alone (individual or Mus francés) plays rounds drawn "
+                "one after another; choose the Swiss format.",
+                code="phase_format_alone",
+                format=str(format)[:40],
             )
         source = _phase_source(tournament, format, source_id, qualifiers_per_group)
         _check_format_options(format, rounds_planned, group_size, lives, separate_clubs_rounds)
@@ -610,7 +618,11 @@ def round_close(*, round: Round, actor: User) -> Round:
                 round=rnd.number,
             )
         unfinished = sorted(
-            Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED),
+            [
+                *Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED),
+                # Mus francés tables: confirmed like matches (services/frances.py)
+                *FrancesTable.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED),
+            ],
             key=lambda m: (m.table_number is None, m.table_number or 0, m.id),
         )
         if unfinished:
@@ -626,7 +638,7 @@ def round_close(*, round: Round, actor: User) -> Round:
                 count=len(unfinished),
                 round=rnd.number,
                 tables=[m.table_number for m in unfinished],
-                matches=[m.id for m in unfinished],
+                matches=[m.id for m in unfinished if isinstance(m, Match)],
             )
         rnd.status = Round.Status.CLOSED
         rnd.closed_at = timezone.now()

@@ -5,7 +5,8 @@ round is published, closed or a phase finished): it recomputes the phase's stand
 scoring.standings (through tournaments.selectors.standings.standings_compute, which also ranks
 elimination phases by placing through tournaments.draw.placing) and stores them as
 StandingsSnapshot rows, one per liguilla group or one for the whole phase (group None), so
-that the read path never computes.
+that the read path never computes. A tournament of players alone (individual, Mus francés)
+stores the players' standings (selectors.standings.individual_rows) in the phase's snapshot.
 
 Must not: be called while a request holds row locks it would wait for (it runs from
 transaction.on_commit through Celery); decide how a match counts (scoring.standings does) or
@@ -40,8 +41,11 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from tournaments.models import Phase, StandingsSnapshot
-from tournaments.selectors.standings import rows_to_json, standings_compute
+from tournaments.models import Phase, StandingsSnapshot, Tournament
+from tournaments.selectors.standings import individual_rows, rows_to_json, standings_compute
+
+#: tournaments whose players entered alone: their standings are the players' (individual_rows)
+ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
 
 #: how far apart the clocks of the web and worker machines may be (NTP keeps them far closer)
 CLOCK_MARGIN = dt.timedelta(milliseconds=250)
@@ -64,14 +68,17 @@ def standings_refresh(*, phase: Phase, queued_after: dt.datetime | None = None) 
             return None
         written = 0
         now = timezone.now()
-        for table in standings_compute(phase=phase):
-            rows = rows_to_json(table)
+        if phase.tournament.entrant_kind in ALONE:
+            tables = [(None, individual_rows(phase=phase))]
+        else:
+            tables = [(t.group, rows_to_json(t)) for t in standings_compute(phase=phase)]
+        for group, rows in tables:
             # computed_at is auto_now, which a queryset update does not apply: set it here.
-            updated = StandingsSnapshot.objects.filter(phase=phase, group=table.group).update(
+            updated = StandingsSnapshot.objects.filter(phase=phase, group=group).update(
                 rows=rows, computed_at=now
             )
             if not updated:
-                StandingsSnapshot.objects.create(phase=phase, group=table.group, rows=rows)
+                StandingsSnapshot.objects.create(phase=phase, group=group, rows=rows)
             written += len(rows)
     return written
 

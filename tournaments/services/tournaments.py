@@ -4,7 +4,9 @@ Responsible for: the tournament row and its rule set (the columns of scoring.Rul
 by the engine so its message reaches the organizer), the tiebreak order (validated by
 scoring.standings.validate_order), the rule-set lock once the first partida has started, the
 status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Every write starts with services/base.py's tournament_lock_for_organizer.
+changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
+that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
+its final places; clubs.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
 never the other way round: what both need lives in services/base.py.
@@ -29,6 +31,7 @@ from django.utils.text import slugify
 from clubs.models import Club, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
+from config.queue import enqueue_on_commit
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
 from tournaments.models import Entry, Tournament
@@ -91,6 +94,8 @@ UPDATABLE = frozenset(
         "late_minutes_per_game",
         "preset",
         "rules",
+        "entrant_kind",
+        "frances_table_size",
     }
 )
 
@@ -114,10 +119,15 @@ def tournament_create(
     late_minutes_per_game: int | None = None,
     preset: str | None = None,
     rules: Mapping[str, Any] | None = None,
+    entrant_kind: str = Tournament.EntrantKind.PAIRS,
+    frances_table_size: int = 4,
     via: str = "api",
     device: str = "",
 ) -> Tournament:
     """A new tournament of the peña ``club_slug``, in draft.
+
+    ``entrant_kind``: pairs, trios, individuals (partners drawn each round) or frances (Mus
+    francés tables of ``frances_table_size``, 3 to 6).
 
     Its rule set is the preset's (by name: the peña's own, else a built-in one), overridden by
     any explicit ``rules`` values; with neither, the peña's default preset or "8 reyes a 40".
@@ -139,6 +149,7 @@ def tournament_create(
         late_minutes_per_game=late_minutes_per_game,
     )
     order = _clean_tiebreaks(DEFAULT_TIEBREAKS if tiebreaks is None else tiebreaks)
+    _check_entrant_kind(entrant_kind, frances_table_size)
     base = preset_for_club(club=club, name=preset) if preset else None
     if base is None and rules is None:
         base = preset_default_for_club(club=club)
@@ -160,6 +171,8 @@ def tournament_create(
             max_pairs=max_pairs,
             tiebreaks=order,
             late_minutes_per_game=late_minutes_per_game,
+            entrant_kind=entrant_kind,
+            frances_table_size=frances_table_size,
             # A different seed per tournament, stored so any draw can be replayed.
             draw_seed=secrets.randbelow(2**31),
             preset_name=preset_name,
@@ -177,6 +190,43 @@ def tournament_create(
             new={"rules": values, "preset_name": preset_name},
         )
     return tournament
+
+
+def _check_entrant_kind(kind: Any, size: Any) -> None:
+    if kind not in Tournament.EntrantKind.values:
+        raise Invalid(
+            "Unknown kind of entrant '{kind}'; choose one of {kinds}.",
+            code="entrant_kind",
+            kind=str(kind)[:40],
+            kinds=list(Tournament.EntrantKind.values),
+        )
+    if isinstance(size, bool) or not isinstance(size, int) or not 3 <= size <= 6:
+        raise Invalid(
+            "A Mus francés table seats 3 to 6 players, not {size}.",
+            code="frances_table_size",
+            size=str(size)[:20],
+        )
+
+
+def _entrant_kind_update(tournament: Tournament, changes: Mapping[str, Any]) -> None:
+    """The kind of entrant changes only while nobody is registered; the table size until the
+    first round is drawn."""
+    kind = changes.get("entrant_kind", tournament.entrant_kind)
+    size = changes.get("frances_table_size", tournament.frances_table_size)
+    _check_entrant_kind(kind, size)
+    if kind != tournament.entrant_kind:
+        registered = (
+            tournament.entries.exists() or tournament.individual_entries.exists()
+        ) or tournament.phases.exists()
+        if registered:
+            raise Conflict(
+                "{tournament_name} already has entrants; the kind of entrant can change only "
+                "before the first registration.",
+                code="entrant_kind_frozen",
+                tournament_name=tournament.name,
+            )
+        tournament.entrant_kind = kind
+    tournament.frances_table_size = size
 
 
 # --- Update -------------------------------------------------------------------------------
@@ -218,6 +268,7 @@ def tournament_update(
                 setattr(tournament, field, changes[field])
         if "tiebreaks" in changes:
             tournament.tiebreaks = _clean_tiebreaks(changes["tiebreaks"])
+        _entrant_kind_update(tournament, changes)
         _check_dates(tournament.starts_on, tournament.ends_on)
         _check_limits(
             tables_available=tournament.tables_available,
@@ -353,7 +404,21 @@ def tournament_status_change(
                 allowed=STATUS_TERMS[allowed],
                 requested=STATUS_TERMS[status],
             )
-        if status == Tournament.Status.RUNNING:
+        if status == Tournament.Status.RUNNING and tournament.entrant_kind in (
+            Tournament.EntrantKind.INDIVIDUALS,
+            Tournament.EntrantKind.FRANCES,
+        ):
+            # players alone: the draw says how many it needs (4 individual, 3 Mus francés)
+            alone = tournament.individual_entries.filter(status__in=ACTIVE_ENTRY_STATUSES)
+            if alone.count() < 3:
+                raise Conflict(
+                    "A tournament of players alone needs at least {minimum} registered "
+                    "players to start; it has {registered}. Register players first.",
+                    code="too_few_players",
+                    minimum=3,
+                    registered=alone.count(),
+                )
+        elif status == Tournament.Status.RUNNING:
             active = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
             if active < 2:
                 raise Conflict(
@@ -377,6 +442,8 @@ def tournament_status_change(
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
         if status == Tournament.Status.FINISHED:
             webhooks_tournament_finished(tournament=tournament)
+            # the circuits holding it rank its final places (clubs.circuits, above this app)
+            enqueue_on_commit("circuits.tournament_changed", tournament_id=tournament.pk)
     return tournament
 
 

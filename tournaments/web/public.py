@@ -38,6 +38,7 @@ from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.entrants import frances_table_list
 from tournaments.selectors.registration import entry_list
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
@@ -186,6 +187,8 @@ class StandingLine:
     buchholz: int
     why: str
     lives: int | None
+    #: players alone: juegos won (individual) or placing points (Mus francés)
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,8 @@ class StandingsView:
     lines: list[StandingLine]
     swiss: bool
     lives: bool
+    #: the standings of players alone (individual, Mus francés): a player a row, with points
+    alone: bool = False
 
 
 @dataclass
@@ -356,6 +361,12 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
     lives = phase.format == Phase.Format.LIVES
     groups = standings_for_phase(phase=phase)
     several_clubs = len({row.get("club") for g in groups for row in g["rows"]}) > 1
+    alone = tournament.entrant_kind in (
+        Tournament.EntrantKind.INDIVIDUALS,
+        Tournament.EntrantKind.FRANCES,
+    )
+    if alone:
+        swiss = False  # no Buchholz: a player's opponents change every round
     views = []
     for group in groups:
         lines = []
@@ -383,7 +394,8 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     name=row["name"],
                     players=" · ".join(row["players"]) if named else "",
                     club=row.get("club") or "",
-                    url=_pair_url(tournament, row["entry_id"]),
+                    # a player alone has no pair page (entry_id is their IndividualEntry)
+                    url="" if alone else _pair_url(tournament, row["entry_id"]),
                     withdrawn=row.get("withdrawn", False),
                     sub=" · ".join(part for part in sub if part),
                     played=row["played"],
@@ -395,10 +407,13 @@ def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
                     why=why,
                     # a tres ceros: the same arithmetic as tournaments.draw.lives_left
                     lives=max(phase.lives - row["lost"], 0) if lives else None,
+                    points=row.get("points"),
                 )
             )
         title = _("Grupo %(name)s") % {"name": group["group"]} if group["group"] else phase.name
-        views.append(StandingsView(title, phase, group["computed_at"], lines, swiss, lives))
+        views.append(
+            StandingsView(title, phase, group["computed_at"], lines, swiss, lives, alone=alone)
+        )
     return views
 
 
@@ -424,6 +439,12 @@ def _rules(tournament: Tournament) -> list[str]:
         if tournament.real_31 != "off"
         else _("sin 31 real")
     )
+    if tournament.real_31_suit:
+        words.append(_("sota de %(suit)s") % {"suit": tournament.real_31_suit})
+    if tournament.tio_perete:
+        words.append(_("el tío Perete (4-5-6-7) vale una piedra"))
+    if tournament.forgotten_stones_lost:
+        words.append(_("piedra olvidada, piedra perdida al cortar"))
     words.append(_("se cuentan los dejes") if tournament.dejes else _("no se cuentan los dejes"))
     envite = tournament.min_envite
     words.append(
@@ -788,8 +809,28 @@ def round_page(
             "round": rnd,
             "phase": phase,
             "tables": _tables(tournament, phase, rnd.match_list),
+            "frances_tables": _frances_tables(tournament, rnd),
         },
     )
+
+
+def _frances_tables(tournament: Tournament, rnd: Round) -> list[dict]:
+    """A Mus francés round's tables: the players by seat and, once confirmed, the finishing
+    order (two queries); nothing for other tournaments."""
+    if tournament.entrant_kind != Tournament.EntrantKind.FRANCES:
+        return []
+    views = []
+    for table in frances_table_list(round=rnd, user=None):
+        seats = list(table.seats.all())
+        names = {s.entry_id: str(s.entry) for s in seats}
+        views.append(
+            {
+                "number": table.table_number,
+                "players": [str(s.entry) for s in seats],
+                "order": [names.get(p, "?") for p in (table.order or [])],
+            }
+        )
+    return views
 
 
 @require_safe

@@ -30,7 +30,6 @@ quiero, paso, órdago, piedras, amarracos (5 piedras), juego (a game), vaca, par
 
 from __future__ import annotations
 
-import inspect
 import re
 import uuid
 from collections.abc import Callable
@@ -456,6 +455,8 @@ def _hand_from_post(post: Any) -> dict:
         raise Invalid("The page is missing who is mano: reload the page.", code="mano_missing")
     mano_team = POSITIONS.index(mano) % 2
     pair_word = {TEAMS[mano_team]: "mano", TEAMS[1 - mano_team]: "postre"}
+    if post.get("mode") == "lances":
+        return _points_from_post(post, pair_word)
     pares = [post.get(f"pares_{s}", "none") or "none" for s in range(4)]
     juego = [_juego(post.get(f"juego_{s}", "none") or "none") for s in range(4)]
     declarations: dict[str, Any] = {"pares": pares, "juego": juego}
@@ -488,6 +489,65 @@ def _hand_from_post(post: Any) -> dict:
         if actions:
             bets[lance] = actions  # "juego" also carries punto's bets (scoring.jsonio)
     return {"declarations": declarations, "bets": bets}
+
+
+def _points_from_post(post: Any, pair_word: dict[str, str]) -> dict:
+    """The hand as a paper anotador writes it (templates/tables/_lances.html): for each lance
+    the pair (A/B on the page) that took it, how, its stones and bonus; or only each pair's
+    total; and, with the first hand, the score the game starts from. The engine checks every
+    figure (scoring.lances)."""
+    lances: dict[str, dict] = {}
+    last = "punto" if post.get("lp_last") == "punto" else "juego"
+    for lance in LANCES:
+        team = post.get(f"lp_{lance}_to", "")
+        if team not in TEAMS:
+            continue
+        point: dict[str, Any] = {
+            "to": pair_word[team],
+            "how": post.get(f"lp_{lance}_how", "paso") or "paso",
+        }
+        for part in ("stones", "bonus"):
+            raw = post.get(f"lp_{lance}_{part}", "").strip()
+            if raw:
+                point[part] = _whole(raw)
+        lances[last if lance == "juego" else lance] = point
+    hand: dict[str, Any] = {}
+    if lances:
+        hand["lances"] = lances
+    totals = {team: post.get(f"lp_total_{team}", "").strip() for team in TEAMS}
+    if any(totals.values()):
+        hand["totals"] = {pair_word[t]: _number(v) for t, v in totals.items()}
+    start = {team: post.get(f"start_{team}", "").strip() for team in TEAMS}
+    if any(start.values()):
+        hand["start"] = {t: _number(v) for t, v in start.items()}
+    return hand
+
+
+def _points_context(post: Any) -> dict[str, Any]:
+    """What templates/tables/_lances.html shows: each lance's row, with what was typed when
+    the engine refused it (the form opens again with it)."""
+    return {
+        "points_open": post.get("mode") == "lances",
+        "points_last": post.get("lp_last", "juego"),
+        "points": [
+            {
+                "name": lance,
+                "to": post.get(f"lp_{lance}_to", ""),
+                "how": post.get(f"lp_{lance}_how", "paso"),
+                "stones": post.get(f"lp_{lance}_stones", ""),
+                "bonus": post.get(f"lp_{lance}_bonus", ""),
+            }
+            for lance in LANCES
+        ],
+        "points_totals": {t: post.get(f"lp_total_{t}", "") for t in TEAMS},
+        "points_start": {t: post.get(f"start_{t}", "") for t in TEAMS},
+        "how_choices": [
+            ("paso", _("en paso")),
+            ("deje", _("deje (no quiero)")),
+            ("querido", _("envite querido")),
+            ("ordago", _("órdago querido")),
+        ],
+    }
 
 
 def _team_of(position: str, pair: str) -> str:
@@ -571,8 +631,8 @@ def _render_hands(
         {
             "hands": hands,
             "new_game_mano": _new_game_mano(hands, mano, context["seats"]),
-            # the first hand of a game may start from a score written on paper
-            "game_start": not hands or hands[-1]["game_ended"],
+            # the first hand may start from a score written on paper (scoring: start_of)
+            "game_start": not hands,
             "start": {"a": post.get("start_a", ""), "b": post.get("start_b", "")},
             "start_max": context["rules"]["stones_per_game"] - 1,
             "mano": mano,
@@ -604,6 +664,7 @@ def _render_hands(
             "juego_choices": _juego_choices(real=context["rules"]["real_31"] != "off"),
             "hand_entry": context["open"] and context["status"] in OPEN,
             "side": post.get("side", "") or context["remembered"],
+            **_points_context(post),
         }
     )
     context["reload_url"] = reverse("web:table-hands", kwargs={"token": match.token})
@@ -634,10 +695,6 @@ def _start_from_post(post: Any, target: int) -> tuple[int, int]:
     return start[0], start[1]
 
 
-#: whether the hands service takes the score a game starts from (``start=(a, b)``)
-_HAND_START = "start" in inspect.signature(services.match_hand_add).parameters
-
-
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 @_table
@@ -649,15 +706,8 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
     try:
         hand = _hand_from_post(post)
         start = _start_from_post(post, match_rules(match=match).stones_per_game)
-        extra: dict[str, Any] = {}
-        if start != (0, 0):
-            if not _HAND_START:
-                raise Invalid(
-                    "This server cannot yet start a game from a written score; enter the "
-                    "hands from 0-0 or the games quickly.",
-                    code="start_score_unavailable",
-                )
-            extra["start"] = start
+        if start != (0, 0):  # the hands service reads it from the first hand (start_of)
+            hand["start"] = list(start)
         services.match_hand_add(
             match=match,
             hand=hand,
@@ -665,7 +715,6 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
             version=_version(post),
             via=services.LINK,
             device=_device(request),
-            **extra,
         )
     except (DomainError, ScoringError) as exc:
         return _render_hands(request, match, error=exc, post=post, status=_status(exc))

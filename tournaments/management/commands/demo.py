@@ -45,6 +45,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
+from clubs.circuits.demo import (
+    CircuitDemo,
+    circuit_demo_delete,
+    circuit_demo_finish,
+    circuit_demo_load,
+)
 from clubs.leagues import selectors as league_selectors
 from clubs.leagues import services as league_services
 from clubs.leagues.models import League
@@ -135,6 +141,7 @@ class Loaded:
     rounds: list[Round] = field(default_factory=list)
     open_table: Match | None = None
     league: League | None = None
+    circuits: CircuitDemo | None = None
 
 
 class Command(BaseCommand):
@@ -175,6 +182,8 @@ class Command(BaseCommand):
         # After the commit, as the result_confirmed task does: the standings show at once even
         # when tasks go to a worker that is not running.
         rows = standings_refresh(phase=loaded.swiss)
+        if loaded.circuits is not None:
+            circuit_demo_finish(loaded.circuits)  # the stops' standings, the circuit's ranking
         ratings_rebuild()  # the players' ratings and the peña's ranking, as the tasks would
         elapsed = time.perf_counter() - started
         self.stdout.write(
@@ -239,6 +248,10 @@ class Command(BaseCommand):
                 (f"a table's page ({where})", url("web:table", token=open_table.token)),
                 ("API: that table's link", url(API + "results-table", token=open_table.token)),
             ]
+        links += [
+            ("circuit", url("circuits:circuit", slug="circuito-de-navarra-2026")),
+            ("interpeñas", url("circuits:interpena-list")),
+        ]
         links.append(("API docs", url("swagger-ui")))
         lines = [f"Log in at {base_url}{reverse('login')} as {USERNAME} / {PASSWORD}"]
         lines += [f"  {label}: {link}" for label, link in links if link is not None]
@@ -271,6 +284,7 @@ def demo_delete(club: Club) -> None:
     (unless it is an admin or a member of another peña).
     """
     League.objects.filter(club=club).delete()
+    circuit_demo_delete()  # the circuit, the interpeña and the second peña (clubs.circuits.demo)
     tournaments = Tournament.objects.filter(club=club)
     Match.objects.filter(round__phase__tournament__in=tournaments).delete()
     for phase in Phase.objects.filter(tournament__in=tournaments).order_by("-order"):
@@ -343,7 +357,8 @@ class DemoLoader:
             third_place=True,
         )
         league = self._league(club, pairs)
-        return Loaded(club, tournament, swiss, knockout, rounds, open_table, league)
+        circuits = circuit_demo_load(user=self.user, club=club, pairs=pairs, log=self.log)
+        return Loaded(club, tournament, swiss, knockout, rounds, open_table, league, circuits)
 
     def _league(self, club: Club, pairs: list[Pair]) -> League:
         """The peña's Thursday league: two divisions of four pairs, two jornadas and a half

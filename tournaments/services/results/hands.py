@@ -5,7 +5,11 @@ hands, this one last, are folded through scoring.play_match with the phase's rul
 match's first mano and any late penalty; an illegal hand, or a hand after the match is
 decided, is refused with the engine's message and nothing is stored) and ``match_hand_undo``
 (the last hand, a mistake at the table), both before the result is entered. A retry with the
-same key answers with the score at that hand.
+same key answers with the score at that hand. The first hand may carry the score the game
+starts from (``start``, a table that switches to the phone mid-game); under the house rule
+"a forgotten stone is lost once the deck is cut" a hand cannot be undone once a later hand was
+entered. A hand may be written as the betting or as lance points (scoring.lances): the
+engine checks both alike.
 
 Must not: hold a rule of Mus (scoring/ does) or submit the result (submission.py does, with
 ``{"hands": "recorded"}``).
@@ -20,7 +24,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from config.errors import Conflict
+from config.errors import Conflict, Invalid
 from scoring.jsonio import outcome_to_json
 from tournaments.models import AuditEntry, HandEntry, Match
 from tournaments.selectors.results import (
@@ -31,6 +35,7 @@ from tournaments.selectors.results import (
     match_rules,
     match_running_score,
     match_snapshot,
+    start_of,
 )
 from tournaments.services.results.access import check_link_open, check_writer
 from tournaments.services.results.common import (
@@ -82,6 +87,37 @@ def _check_hand_entry_open(match: Match) -> None:
         )
 
 
+def _check_correctable(match: Match, number: int) -> None:
+    """Under the house rule "a forgotten stone is lost once the deck is cut" (source 004) a
+    hand can no longer be corrected once the next hand was entered, even if that next hand was
+    undone since: the highest hand ever recorded (the audit keeps it) is what counts."""
+    rules = match_rules(match=match)
+    if not rules.forgotten_stones_lost:
+        return
+    entered = (
+        AuditEntry.objects.filter(match=match, action="hand_added", new__hand__gt=number)
+        .values_list("new__hand", flat=True)
+        .first()
+    )
+    if entered is not None and not rules.hand_correctable(number, entered):
+        raise Conflict(
+            "Hand {hand} can no longer be corrected: hand {next} was entered after it, and "
+            "this tournament plays that a forgotten stone is lost once the deck is cut.",
+            code="hand_past_cut",
+            hand=number,
+            next=number + 1,
+        )
+
+
+def _check_start(hand: Any, number: int) -> None:
+    """A score written on paper (``"start": {"A": 12, "B": 20}``) comes with the first hand."""
+    if isinstance(hand, dict) and "start" in hand and number != 1:
+        raise Invalid(
+            "The score the game starts from is given with the first hand only.",
+            code="start_not_first_hand",
+        )
+
+
 def match_hand_add(
     *,
     match: Match,
@@ -126,10 +162,12 @@ def match_hand_add(
         _check_hand_entry_open(locked)
         rules = match_rules(match=locked)
         hands = list(locked.hands.order_by("number"))
-        records = hand_records(rules, [h.payload for h in hands] + [hand])
-        penalties = match_penalty_games(match=locked, rules=rules)
-        fold_hands(rules, first_mano_position(locked), penalties, records)
         number = len(hands) + 1
+        _check_start(hand, number)
+        payloads = [h.payload for h in hands] + [hand]
+        records = hand_records(rules, payloads)
+        penalties = match_penalty_games(match=locked, rules=rules)
+        fold_hands(rules, first_mano_position(locked), penalties, records, start_of(payloads))
         try:
             with transaction.atomic():
                 HandEntry.objects.create(
@@ -173,6 +211,7 @@ def match_hand_undo(
             raise Conflict(
                 "No hand has been recorded yet; there is nothing to undo.", code="no_hands"
             )
+        _check_correctable(locked, last.number)
         old = {**match_snapshot(locked), "hand": last.number, "payload": last.payload}
         last.delete()
         return answer_write(

@@ -127,6 +127,8 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
                 "max_pairs": tournament.max_pairs,
                 "late_minutes_per_game": tournament.late_minutes_per_game,
                 "is_public": tournament.is_public,
+                "entrant_kind": tournament.entrant_kind,
+                "frances_table_size": tournament.frances_table_size,
             },
         )
     context = {"club": tournament.club, "tournament": tournament, "form": form, "error": error}

@@ -1,5 +1,9 @@
 """The pairs of a tournament: registering them, checking them in, seeds and pinned mesas.
 
+A tournament of trios shows its trios on the same page (pasted three names a line); one of
+players alone (individual, Mus francés) shows its players instead (organizer/individuals.html:
+pasted one name a line, checked in and withdrawn one tap each).
+
 Responsible for: the pairs page of a tournament (who is registered, present, on the waiting
 list or withdrawn) and its one-tap actions: register one pair (two players of the peña, or two
 typed names) or a pasted list, check a pair in or undo it, withdraw it (and say who leaves the
@@ -31,8 +35,10 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from config.errors import Conflict, error_message
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
+from tournaments.selectors.entrants import individual_list
 from tournaments.selectors.registration import entry_list
+from tournaments.services import entrants as entrant_services
 from tournaments.services import registration as registration_services
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, status_of, tournament_for
@@ -50,8 +56,10 @@ def entries(
     status: int = 200,
 ):
     tournament = tournament_for(request, tournament_id)
+    if tournament.entrant_kind in entrant_services.ALONE:
+        return _individuals(request, tournament, paste_form, error, status)
     players = club_selectors.players_for_club(user=request.user, club=tournament.club)
-    rows = entry_list(tournament=tournament)
+    rows = [e for e in entry_list(tournament=tournament) if not e.drawn]
     entry_forms = entry_forms or {}
     for entry in rows:
         entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
@@ -74,8 +82,38 @@ def entries(
         "add_form": add_form or forms.EntryAddForm(players=players),
         "paste_form": paste_form or forms.EntriesPasteForm(),
         "error": error,
+        "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
     }
     return render(request, "organizer/entries.html", context, status=status)
+
+
+def _individuals(request: HttpRequest, tournament, paste_form, error: str, status: int):
+    rows = individual_list(tournament=tournament)
+    counts = Counter(row.status for row in rows)
+    context = {
+        "tournament": tournament,
+        "players": rows,
+        "counts": {
+            "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
+            "checked_in": counts[Entry.Status.CHECKED_IN],
+            "withdrawn": counts[Entry.Status.WITHDRAWN],
+        },
+        "paste_form": paste_form or forms.EntriesPasteForm(),
+        "error": error,
+        "frances": tournament.entrant_kind == Tournament.EntrantKind.FRANCES,
+    }
+    return render(request, "organizer/individuals.html", context, status=status)
+
+
+def _paste(tournament, text: str, **common) -> list:
+    """The pasted list registered as the tournament's kind of entrant takes it."""
+    if tournament.entrant_kind in entrant_services.ALONE:
+        return entrant_services.individual_register_pasted(
+            tournament=tournament, text=text, **common
+        )
+    if tournament.entrant_kind == Tournament.EntrantKind.TRIOS:
+        return entrant_services.trio_register_pasted(tournament=tournament, text=text, **common)
+    return registration_services.entry_register_pasted(tournament=tournament, text=text, **common)
 
 
 def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
@@ -83,8 +121,16 @@ def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
     return f"{url}#e{entry_id}" if entry_id else url
 
 
-def _registered_text(registered: list[Entry]) -> str:
+def _registered_text(registered: list, tournament=None) -> str:
+    kind = tournament.entrant_kind if tournament is not None else Tournament.EntrantKind.PAIRS
+    if kind in entrant_services.ALONE:
+        return _("%(n)s jugador(es) inscrito(s).") % {"n": len(registered)}
     waiting = sum(1 for e in registered if e.status == Entry.Status.WAITING)
+    if kind == Tournament.EntrantKind.TRIOS:
+        text = _("%(n)s trío(s) inscrito(s).") % {"n": len(registered) - waiting}
+        if waiting:
+            text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+        return text
     text = _("%(n)s pareja(s) inscrita(s).") % {"n": len(registered) - waiting}
     if waiting:
         text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
@@ -103,8 +149,12 @@ def entry_add(request: HttpRequest, tournament_id: int):
     common = {"tournament": tournament, "actor": request.user, "via": VIA}
     try:
         if data["names"]:
-            registered = registration_services.entry_register_pasted(
-                text=data["names"], device=device_of(request), **common
+            registered = _paste(
+                tournament,
+                data["names"],
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
             )
         else:
             try:
@@ -140,9 +190,9 @@ def entries_paste(request: HttpRequest, tournament_id: int):
     if not form.is_valid():
         return entries(request, tournament.pk, paste_form=form, status=400)
     try:
-        registered = registration_services.entry_register_pasted(
-            tournament=tournament,
-            text=form.cleaned_data["text"],
+        registered = _paste(
+            tournament,
+            form.cleaned_data["text"],
             actor=request.user,
             via=VIA,
             device=device_of(request),
@@ -155,7 +205,7 @@ def entries_paste(request: HttpRequest, tournament_id: int):
             error=error_message(exc),
             status=status_of(exc),
         )
-    messages.success(request, _registered_text(registered))
+    messages.success(request, _registered_text(registered, tournament))
     return redirect(_entries_url(tournament.pk))
 
 
@@ -242,3 +292,34 @@ entry_pin = _entry_form_action(
     "table",
     gettext_lazy("Mesa fija guardada."),
 )
+
+
+def _individual_action(service: Callable[..., Any], **fixed) -> Callable[..., HttpResponse]:
+    """A one-tap POST on one player alone (present, absent, withdraw): back to their row."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int, individual_id: int):
+        tournament = tournament_for(request, tournament_id)
+        try:
+            row = service(
+                tournament=tournament,
+                individual_id=individual_id,
+                actor=request.user,
+                via=VIA,
+                device=device_of(request),
+                **fixed,
+            )
+        except USER_ERRORS as exc:
+            return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+        if row.status == Entry.Status.WITHDRAWN:
+            messages.success(request, _("%(player)s se ha retirado.") % {"player": row.player})
+        url = reverse("web:organizer-entries", kwargs={"tournament_id": tournament.pk})
+        return redirect(f"{url}#i{individual_id}")
+
+    return view
+
+
+individual_check_in = _individual_action(entrant_services.individual_check_in)
+individual_check_in_undo = _individual_action(entrant_services.individual_check_in, present=False)
+individual_withdraw = _individual_action(entrant_services.individual_withdraw)

@@ -20,7 +20,7 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Phase
+from tournaments.models import Phase, Tournament
 
 SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
 
@@ -95,6 +95,31 @@ class TournamentForm(Form):
         required=False,
         initial=True,
     )
+    entrant_kind = forms.ChoiceField(
+        label=_("Se inscriben"),
+        choices=Tournament.EntrantKind.choices,
+        initial=Tournament.EntrantKind.PAIRS,
+        required=False,
+        help_text=_(
+            "Individual: cada ronda se sortean las parejas. Mus francés: mesas de 3 a 6 jugadores."
+        ),
+    )
+    frances_table_size = forms.IntegerField(
+        label=_("Jugadores por mesa de mus francés"),
+        min_value=3,
+        max_value=6,
+        initial=4,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        # Not sent (an older form, a script): the tournament keeps (or gets) the default.
+        for name in ("entrant_kind", "frances_table_size"):
+            if data.get(name) in ("", None):
+                data.pop(name, None)
+        return data
 
     def __init__(self, *args, presets=(), editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

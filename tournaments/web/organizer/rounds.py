@@ -8,6 +8,9 @@ refreshed every ``BOARD_REFRESH`` seconds) and closing the round once every mesa
 Must not: decide whether a round may still change, be published or be closed (the services
 do); count a result (scoring/ does); write rows itself.
 
+A Mus francés round shows its tables (players by seat, the link of each, and a form for the
+organizer's official finishing order); an individual round also says who rests.
+
 Terms: ronda (round), mesa (table), partida (a Match), pareja (pair), descanso (bye), tablero
 (board), disputa.
 """
@@ -27,10 +30,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.errors import error_message
-from tournaments.models import Entry, Match, Round
+from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.selectors import results as result_selectors
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.entrants import frances_table_get, frances_table_list, individual_list
 from tournaments.services import rounds as round_services
+from tournaments.services.frances import frances_result_submit
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, round_for, status_of
 
@@ -82,8 +87,53 @@ def round_detail(
         or forms.MoveTableForm(matches=tabled, initial={"table_number": free[0] if free else None}),
         "open": next(iter(bound), ""),
         "error": error,
+        **_players_alone(request, rnd),
     }
     return render(request, "organizer/round.html", context, status=status)
+
+
+def _players_alone(request: HttpRequest, rnd: Round) -> dict:
+    """A round of players alone: its Mus francés tables (with their links and the order form)
+    or the players who rest (individual); nothing for pairs."""
+    tournament = rnd.phase.tournament
+    if tournament.entrant_kind == Tournament.EntrantKind.FRANCES:
+        tables = frances_table_list(round=rnd, user=request.user)
+        for table in tables:
+            table.seat_list = list(table.seats.all())
+            table.place_numbers = range(1, len(table.seat_list) + 1)
+            table.names = {s.entry_id: str(s.entry) for s in table.seat_list}
+            table.final = [table.names.get(p, p) for p in (table.order or [])]
+        return {"frances_tables": tables}
+    if tournament.entrant_kind == Tournament.EntrantKind.INDIVIDUALS:
+        ids = (rnd.phase.settings or {}).get("rests", {}).get(str(rnd.number), [])
+        return {"rests": [str(p) for p in individual_list(tournament=tournament) if p.pk in ids]}
+    return {}
+
+
+@login_required
+@require_POST
+def frances_result(request: HttpRequest, round_id: int, table_id: int):
+    """The organizer's finishing order of a Mus francés table: official at once."""
+    rnd = round_for(request, round_id)
+    table = frances_table_get(table_id=table_id)
+    if table.round_id != rnd.pk:
+        return round_detail(request, rnd.pk, status=404)
+    count = table.seats.count()
+    raw = [request.POST.get(f"t{table.pk}_place{n}", "") for n in range(1, count + 1)]
+    try:
+        frances_result_submit(
+            table=table,
+            order=[int(v) if v.isdigit() else v for v in raw],
+            idempotency_key=request.POST.get("idempotency_key", ""),
+            version=int(request.POST.get("version") or -1),
+            via="account",
+            actor=request.user,
+            device=(request.headers.get("User-Agent") or "")[:200],
+        )
+    except USER_ERRORS as exc:
+        return round_detail(request, rnd.pk, error=error_message(exc), status=status_of(exc))
+    messages.success(request, _("Orden de la mesa %(n)s guardado.") % {"n": table.table_number})
+    return redirect("web:organizer-round", round_id=rnd.pk)
 
 
 def _round_change(form_class, key: str, service: Callable[..., Any], done: str):

@@ -27,6 +27,7 @@ from tournaments.web.organizer import (
 
 T = "organizador/torneos/<int:tournament_id>/"
 E = T + "parejas/<int:entry_id>/"
+J = T + "jugadores/<int:individual_id>/"
 R = "organizador/rondas/<int:round_id>/"
 M = "organizador/partidas/<int:match_id>/"
 F = "organizador/fases/<int:phase_id>/"
@@ -55,11 +56,21 @@ urlpatterns = [
     path(E + "retirar", entries.entry_withdraw, name="organizer-entry-withdraw"),
     path(E + "cabeza-de-serie", entries.entry_seed, name="organizer-entry-seed"),
     path(E + "mesa", entries.entry_pin, name="organizer-entry-pin"),
+    path(J + "presente", entries.individual_check_in, name="organizer-individual-check-in"),
+    path(
+        J + "ausente", entries.individual_check_in_undo, name="organizer-individual-check-in-undo"
+    ),
+    path(J + "retirar", entries.individual_withdraw, name="organizer-individual-withdraw"),
     path(T + "fases/nueva", phases.phase_create, name="organizer-phase-create"),
     path(F + "sortear", phases.round_generate, name="organizer-round-generate"),
     path(F + "terminar", phases.phase_finish, name="organizer-phase-finish"),
     path(F + "avanzar", phases.phase_advance, name="organizer-phase-advance"),
     path(R, rounds.round_detail, name="organizer-round"),
+    path(
+        R + "mus-frances/<int:table_id>/orden",
+        rounds.frances_result,
+        name="organizer-frances-result",
+    ),
     path(R + "cambiar-parejas", rounds.round_swap_entries, name="organizer-round-swap-entries"),
     path(R + "cambiar-mesas", rounds.round_swap_tables, name="organizer-round-swap-tables"),
     path(R + "mover-mesa", rounds.round_move_table, name="organizer-round-move-table"),

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CircuitsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "clubs.circuits"
+    label = "circuits"
+    verbose_name = _("Circuitos e interpeñas")
+
+    def ready(self) -> None:
+        # Registers the circuits' tasks in every process: tournaments queue
+        # circuits.tournament_changed by its name after a result or a tournament's end.
+        from clubs.circuits import tasks  # noqa: F401

@@ -1,0 +1,675 @@
+"""A hand entered as a paper anotador writes it: the points of each lance, or only the totals.
+
+Responsible for: reading and checking a hand given lance by lance — for each lance the pair that
+took it and how (``paso``, ``deje``, ``querido``, ``órdago``), the stones of the deje or of the
+accepted bet, and the pares / juego / punto bonus of the pair that took it — or, in quick mode,
+only each pair's total. Every typed figure must be possible under the rule set: a deje is an
+amount a refused bet can leave (1 for a first envite, else the bet before the last raise, so at
+least the minimum envite), an accepted bet at least the minimum envite, a pares bonus a sum of
+1 / 2 / 3 for each player of the pair who holds pares, a juego bonus a sum of 3 (31) and 2 (any
+other juego), the punto bonus 1, totals the sum of the parts. With the cards or the declarations
+given too, every figure must agree with them, and the message names the first that does not.
+The result is a ``HandScore`` in counting order (dejes first, then grande, chica, pares,
+juego / punto; an accepted órdago ends the hand), which match.py applies like any other hand.
+
+Must not: hold the betting of a lance (betting.py) or the value of a hand (cards.py); add a
+hand to a game (match.py does; ``check_totals_end`` is its check for totals typed alone).
+
+Seats and sides as in hand.py: side 0 is the pareja mano, side 1 the pareja postre.
+
+Terms: lance, paso, deje, querido, órdago, envite, pares (par, medias, duples), juego, punto,
+anotador (who keeps the score), piedras (stones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.betting import SIDE_NAMES, Outcome
+from scoring.cards import HandValue
+from scoring.errors import DeclarationError, FormatError, Phrase, lance_term, shown
+from scoring.hand import (
+    _PARES_TERMS,
+    JUEGO_NONE,
+    JUEGO_OTHER,
+    PERETE_RANKS,
+    Declarations,
+    HandScore,
+    ScoreEvent,
+    _check_declarations,
+    _check_perete_declared,
+    _juego_points,
+    declarations_from_cards,
+)
+from scoring.messages import Term
+from scoring.rules import RuleSet
+
+HOWS = ("paso", "deje", "querido", "ordago")
+_OUTCOMES = {
+    "paso": Outcome.PASO,
+    "deje": Outcome.NO_QUERIDO,
+    "querido": Outcome.QUERIDO,
+    "ordago": Outcome.ORDAGO,
+}
+#: players of one pair (the pairs form: two); the bonuses are sums over them
+PLAYERS_PER_SIDE = 2
+PARES_BONUSES = (1, 2, 3)  # par, medias, duples
+JUEGO_BONUSES = (2, 3)  # any other juego, 31
+_ORDER = ("grande", "chica", "pares", "juego")
+
+
+@dataclass(frozen=True, slots=True)
+class LancePoint:
+    """One lance as the anotador writes it."""
+
+    to: int  # the side that took it: 0 pareja mano, 1 pareja postre
+    how: str  # paso, deje, querido, ordago
+    stones: int | None = None  # the deje or the accepted bet; None: what ``how`` implies
+    bonus: int | None = None  # pares / juego / punto bonus of ``to``; None: from the cards
+
+
+@dataclass(frozen=True, slots=True)
+class LancePoints:
+    """A hand given by its lance points (``lances``) or by its totals alone (``totals``)."""
+
+    lances: dict[str, LancePoint]  # grande, chica, pares, juego or punto → its point
+    totals: tuple[int, int] | None = None  # pareja mano, pareja postre
+    cards: tuple[HandValue, HandValue, HandValue, HandValue] | None = None
+    declarations: Declarations | None = None
+
+    def score(self, rules: RuleSet) -> HandScore:
+        """The hand's events (score_points); hand.score_hand hands such a record here."""
+        return score_points(rules, self)
+
+
+def bonus_sums(values: tuple[int, ...], players: int = PLAYERS_PER_SIDE) -> frozenset[int]:
+    """Every bonus a pair can score: a sum of one value per player who holds the lance, for
+    one player up to ``players``."""
+    sums = {0}
+    for _ in range(players):
+        sums |= {s + v for s in sums for v in values}
+    return frozenset(sums - {0})
+
+
+_PARES_SUMS = bonus_sums(PARES_BONUSES)
+_JUEGO_SUMS = bonus_sums(JUEGO_BONUSES)
+
+
+def minimum_hand(rules: RuleSet) -> int:
+    """The fewest stones a hand played to its end gives both pairs together: grande and chica
+    give 1 each (en paso or as a deje; an accepted bet gives more), juego at least its bonus
+    of 2 and punto its 1; without dejes a refused envite in grande and chica gives nothing."""
+    return 3 if rules.dejes else 1
+
+
+def score_points(rules: RuleSet, points: LancePoints) -> HandScore:
+    """The hand's events in counting order, after checking every figure."""
+    if points.declarations is not None:
+        _check_declarations(rules, points.declarations)
+        _check_perete_declared(rules, points.declarations)
+    perete = _perete_events(rules, points)
+    if not points.lances:
+        return _score_totals(rules, points, perete)
+    holds = _holdings(rules, points)
+    dejes: list[ScoreEvent] = []
+    count: list[ScoreEvent] = []
+    decided = []
+    totals = [0, 0]
+    names = _lance_names(points, holds)
+    ordago = None
+    for name in names:
+        point = points.lances.get(name)
+        if ordago is not None:
+            if point is not None:
+                raise DeclarationError(
+                    "The órdago accepted in {ordago_lance} ended the game: {lance} was never "
+                    "played, leave it out.",
+                    code="lance_after_ordago",
+                    lance=lance_term(name),
+                    ordago_lance=lance_term(ordago.lance),
+                )
+            continue
+        if point is None:
+            if name in ("grande", "chica") or (name != "pares" and holds is None):
+                raise DeclarationError(
+                    "Give the points of {lance}: who took it and how.",
+                    code="lance_missing",
+                    lance=lance_term(name),
+                )
+            if holds is not None and _held_sides(holds, name):
+                raise DeclarationError(
+                    "{lance} is missing: the cards say it was played.",
+                    code="lance_missing_held",
+                    lance=lance_term(name),
+                )
+            continue
+        stones, bonus = _check_point(rules, name, point, holds)
+        side = point.to
+        decided.append((name, _outcome(name, point, holds), side, None, ()))
+        if point.how == "ordago":
+            ordago = ScoreEvent(name, side, 0, "ordago")
+            continue
+        if point.how == "deje":
+            if stones:
+                dejes.append(ScoreEvent(name, side, stones, "deje"))
+        elif point.how == "querido":
+            count.append(ScoreEvent(name, side, stones, "envite"))
+        elif name in ("grande", "chica"):
+            count.append(ScoreEvent(name, side, stones, "paso"))
+        if bonus:
+            count.append(ScoreEvent(name, side, bonus, "bonus"))
+        totals[side] += stones + bonus
+    for event in perete:
+        totals[event.side] += event.stones
+    if points.totals is not None and ordago is None:
+        for side in (0, 1):
+            if points.totals[side] != totals[side]:
+                raise DeclarationError(
+                    "Pareja {side} has {total} written as its total, but its lances add up to "
+                    "{parts}.",
+                    code="total_not_sum",
+                    side=SIDE_NAMES[side],
+                    total=points.totals[side],
+                    parts=totals[side],
+                )
+    events = (*perete, *dejes) if ordago is not None else (*perete, *dejes, *count)
+    return HandScore(tuple(events), ordago, tuple(decided), points.cards)
+
+
+def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, int]) -> None:
+    """Totals typed alone do not say in which order they were counted: when both pairs would
+    reach the target with them, who won the game cannot be known (``before``: the pareja mano's
+    and the pareja postre's stones before the hand)."""
+    if points.lances or points.totals is None:
+        return
+    target = rules.stones_per_game
+    if all(before[s] + points.totals[s] >= target for s in (0, 1)):
+        raise DeclarationError(
+            "With these totals both pairs reach {target}, and only the first to get there wins: "
+            "enter this hand lance by lance, so the count says who it was.",
+            code="totals_both_reach_target",
+            target=target,
+        )
+
+
+def bets_after(points: LancePoints, lance: str) -> str | None:
+    """The first lance after ``lance`` in which something was bet (a deje, a bet or an órdago),
+    or None: match.py refuses it when a deje of ``lance`` already won the game."""
+    index = _ORDER.index("juego" if lance == "punto" else lance)
+    for name in (*_ORDER[index + 1 :], "punto"):
+        point = points.lances.get(name)
+        if point is not None and point.how != "paso":
+            if name == "punto" and index >= 3:
+                continue
+            return name
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _perete_events(rules: RuleSet, points: LancePoints) -> tuple[ScoreEvent, ...]:
+    if not rules.tio_perete:
+        return ()
+    if points.declarations is not None:
+        seats = points.declarations.perete
+        if points.cards is not None:
+            for seat in seats:
+                if points.cards[seat].ranks != PERETE_RANKS:
+                    raise DeclarationError(
+                        "The {seat} was entered as showing the tío Perete (4-5-6-7), but holds "
+                        "{holds}.",
+                        code="perete_contradicts_cards",
+                        seat=_seat(seat),
+                        holds="-".join(str(r) for r in points.cards[seat].ranks),
+                    )
+    elif points.cards is not None:
+        seats = tuple(s for s in range(4) if points.cards[s].ranks == PERETE_RANKS)
+    else:
+        seats = ()
+    return tuple(ScoreEvent("perete", s % 2, 1, "perete") for s in sorted(seats))
+
+
+def _seat(seat: int) -> Term:
+    from scoring.errors import seat_term
+    from scoring.hand import SEAT_NAMES
+
+    return seat_term(SEAT_NAMES[seat])
+
+
+def _score_totals(rules: RuleSet, points: LancePoints, perete: tuple[ScoreEvent, ...]) -> HandScore:
+    """Quick mode: each pair's total, checked for possibility."""
+    if points.totals is None:
+        raise DeclarationError(
+            "Give the points of each lance, or at least each pair's total.",
+            code="points_missing",
+        )
+    totals = points.totals
+    for value in totals:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise DeclarationError(
+                "A pair's total is a whole number of stones from 0 up, not {value}.",
+                code="total_value",
+                value=shown(value),
+            )
+    least = minimum_hand(rules) + len(perete)
+    if sum(totals) < least:
+        raise DeclarationError(
+            "A hand gives at least {least} stones between both pairs (grande and chica 1 each, "
+            "juego or punto at least 1), but the totals are {mano}-{postre}. A hand ended by an "
+            "órdago is entered lance by lance.",
+            code="totals_too_few",
+            least=least,
+            mano=totals[0],
+            postre=totals[1],
+        )
+    most = 4 * rules.stones_per_game + 2 * max(_PARES_SUMS | _JUEGO_SUMS) + 2
+    for side in (0, 1):
+        if totals[side] > most:
+            raise DeclarationError(
+                "Pareja {side} cannot score {value} in one hand: the most is {most} (every "
+                "lance won with a bet of a whole game, and every bonus).",
+                code="total_too_many",
+                side=SIDE_NAMES[side],
+                value=totals[side],
+                most=most,
+            )
+    events = [*perete]
+    for side in (0, 1):
+        rest = totals[side] - sum(e.stones for e in perete if e.side == side)
+        if rest < 0:
+            raise DeclarationError(
+                "Pareja {side} has {total} written as its total, but its lances add up to {parts}.",
+                code="total_not_sum",
+                side=SIDE_NAMES[side],
+                total=totals[side],
+                parts=totals[side] - rest,
+            )
+        if rest:
+            events.append(ScoreEvent("hand", side, rest, "total"))
+    return HandScore(tuple(events), None, (), points.cards)
+
+
+def _holdings(rules: RuleSet, points: LancePoints) -> dict[str, tuple[int, int, int, int]] | None:
+    """What each seat holds in pares (1/2/3) and juego (its bonus), and each seat's punto, from
+    the cards or the declarations; None when neither was given."""
+    if points.cards is not None:
+        decl = declarations_from_cards(rules, points.cards)
+        pares = decl.pares
+        juego = tuple(c.juego_bonus for c in points.cards)
+    elif points.declarations is not None:
+        decl = points.declarations
+        pares = decl.pares
+        juego = tuple(
+            0 if j == JUEGO_NONE else 2 if j == JUEGO_OTHER else _juego_bonus(j) for j in decl.juego
+        )
+    else:
+        return None
+    return {"pares": pares, "juego": juego, "winners": decl.winners}  # type: ignore[dict-item]
+
+
+def _juego_bonus(declared: int) -> int:
+    return 3 if _juego_points(declared) == 31 else 2
+
+
+def _lance_names(points: LancePoints, holds: dict | None) -> tuple[str, ...]:
+    given = points.lances
+    for name in given:
+        if name not in ("grande", "chica", "pares", "juego", "punto"):
+            raise FormatError(
+                "'{field}' is not a lance; bets are given for grande, chica, pares and juego "
+                "(or punto).",
+                code="unknown_lance",
+                field=str(name)[:40],
+            )
+    if "juego" in given and "punto" in given:
+        raise FormatError(
+            "Give the last lance's bets as juego or punto, not both.",
+            code="juego_and_punto",
+            field="lances",
+        )
+    if holds is not None:
+        last = "juego" if any(holds["juego"]) else "punto"
+        other = "punto" if last == "juego" else "juego"
+        if other in given:
+            raise DeclarationError(
+                "{lance} was not played: {why}.",
+                code="lance_not_this_hand",
+                lance=lance_term(other),
+                why=Phrase("somebody has juego", code="why_somebody_juego")
+                if last == "juego"
+                else Phrase("nobody has juego", code="why_nobody_juego"),
+            )
+    else:
+        last = "punto" if "punto" in given else "juego"
+    return ("grande", "chica", "pares", last)
+
+
+def _held_sides(holds: dict, name: str) -> set[int]:
+    if name in ("pares", "juego"):
+        return {s % 2 for s in range(4) if holds[name][s]}
+    return {0, 1}
+
+
+def _outcome(name: str, point: LancePoint, holds: dict | None) -> Outcome:
+    held = _held_sides(holds, name) if holds is not None else {0, 1}
+    if point.how == "paso" and name in ("pares", "juego") and len(held) < 2:
+        return Outcome.NOT_PLAYED
+    return _OUTCOMES[point.how]
+
+
+def _check_point(
+    rules: RuleSet, name: str, point: LancePoint, holds: dict | None
+) -> tuple[int, int]:
+    """The stones and the bonus of one lance, after checking both are possible (and agree with
+    the cards or declarations when given)."""
+    lance = lance_term(name)
+    if point.to not in (0, 1):
+        raise FormatError(
+            "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+            code="lance_to_word",
+            field=f"lances.{name}",
+            lance=lance,
+            value=shown(point.to),
+        )
+    if point.how not in HOWS:
+        raise FormatError(
+            "How {lance} was taken is paso, deje, querido or ordago, not {value}.",
+            code="lance_how_word",
+            field=f"lances.{name}",
+            lance=lance,
+            value=shown(point.how),
+        )
+    for value in (point.stones, point.bonus):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise FormatError(
+                "Stones in {lance} are whole numbers, not {value}.",
+                code="lance_stones_format",
+                field=f"lances.{name}",
+                lance=lance,
+                value=shown(value),
+            )
+    stones = _check_stones(rules, name, point)
+    if holds is not None:
+        _check_taker(name, point, holds)
+    bonus = _check_bonus(name, point, holds)
+    return stones, bonus
+
+
+def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
+    lance = lance_term(name)
+    how, stones = point.how, point.stones
+    if how == "paso":
+        implied = 1 if name in ("grande", "chica") else 0
+        if stones is not None and stones != implied:
+            raise DeclarationError(
+                "{lance} en paso gives {implied} stones, not {stones} (the bonus is written "
+                "apart).",
+                code="paso_stones",
+                lance=lance,
+                implied=implied,
+                stones=stones,
+            )
+        return implied
+    if how == "ordago":
+        if stones or point.bonus:
+            raise DeclarationError(
+                "An órdago accepted in {lance} wins the game: it has no stones or bonus to write.",
+                code="ordago_stones",
+                lance=lance,
+            )
+        return 0
+    if how == "deje":
+        if not rules.dejes:
+            if stones:
+                raise DeclarationError(
+                    "This rule set plays sin deje: a refused envite in {lance} gives no stone, "
+                    "not {stones}.",
+                    code="deje_sin_deje",
+                    lance=lance,
+                    stones=stones,
+                )
+            return 0
+        if stones is None:
+            raise DeclarationError(
+                "Give the stones of the deje in {lance}.", code="deje_missing", lance=lance
+            )
+        if not _possible_deje(rules, stones):
+            raise DeclarationError(
+                "A deje of {stones} in {lance} cannot be: a refused envite leaves 1 stone (a "
+                "first envite) or the bet before the last raise, at least the minimum envite of "
+                "{minimum}, and less than a game of {target}.",
+                code="deje_impossible",
+                lance=lance,
+                stones=stones,
+                minimum=rules.min_envite,
+                target=rules.stones_per_game,
+            )
+        return stones
+    if stones is None:
+        raise DeclarationError(
+            "Give the stones of the envite accepted in {lance}.",
+            code="querido_missing",
+            lance=lance,
+        )
+    if not rules.min_envite <= stones <= rules.stones_per_game:
+        raise DeclarationError(
+            "An envite accepted in {lance} is from the minimum envite of {minimum} to a game of "
+            "{target} (more is an órdago), not {stones}.",
+            code="querido_impossible",
+            lance=lance,
+            stones=stones,
+            minimum=rules.min_envite,
+            target=rules.stones_per_game,
+        )
+    return stones
+
+
+def _possible_deje(rules: RuleSet, stones: int) -> bool:
+    """1 (a first envite or órdago refused) or a bet said before a raise: at least the minimum
+    envite, and below a whole game (a bet of a game is said as an órdago)."""
+    return stones == 1 or rules.min_envite <= stones < rules.stones_per_game
+
+
+def _check_taker(name: str, point: LancePoint, holds: dict) -> None:
+    """The pair that took the lance, against the cards or declarations."""
+    sides = _held_sides(holds, name)
+    if not sides:
+        raise DeclarationError(
+            "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+            code="winner_nobody_has",
+            lance=lance_term(name),
+        )
+    if len(sides) == 1:
+        (side,) = sides
+        if point.to != side:
+            raise DeclarationError(
+                "Pareja {declared} cannot have won {lance}: only pareja {side} has {lance}.",
+                code="winner_not_held",
+                lance=lance_term(name),
+                declared=SIDE_NAMES[point.to],
+                side=SIDE_NAMES[side],
+            )
+        if point.how != "paso":
+            raise DeclarationError(
+                "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet "
+                "only when both pairs have it.",
+                code="lance_not_played",
+                lance=lance_term(name),
+                side=SIDE_NAMES[side],
+            )
+        return
+    if point.how == "deje":
+        return  # the pair that bet takes it, whatever its cards
+    winner = holds["winners"].get(name)
+    if winner is not None and winner != point.to:
+        raise DeclarationError(
+            "Pareja {side} is written as taking {lance}, but pareja {winner} won it.",
+            code="taker_contradicts",
+            side=SIDE_NAMES[point.to],
+            lance=lance_term(name),
+            winner=SIDE_NAMES[winner],
+        )
+
+
+def _check_bonus(name: str, point: LancePoint, holds: dict | None) -> int:
+    lance = lance_term(name)
+    bonus = point.bonus
+    if point.how == "ordago":
+        return 0
+    if name in ("grande", "chica"):
+        if bonus:
+            raise DeclarationError(
+                "{lance} has no bonus; write its stones only.",
+                code="bonus_in_grande_chica",
+                lance=lance,
+            )
+        return 0
+    if name == "punto":
+        if bonus is not None and bonus != 1:
+            raise DeclarationError(
+                "The punto bonus is 1, not {bonus}.", code="punto_bonus", bonus=bonus
+            )
+        return 1
+    sums = _PARES_SUMS if name == "pares" else _JUEGO_SUMS
+    if holds is not None:
+        seats = [s for s in range(4) if s % 2 == point.to]
+        held = [holds[name][s] for s in seats]
+        expected = sum(held)
+        if bonus is None:
+            return expected
+        if bonus != expected:
+            raise DeclarationError(
+                "Pareja {side} claims {bonus} for {lance} but holds {holds}: {expected}.",
+                code="bonus_contradicts",
+                side=SIDE_NAMES[point.to],
+                bonus=bonus,
+                lance=lance,
+                holds=_holds_phrase(name, held),
+                expected=expected,
+            )
+        return expected
+    if bonus is None:
+        raise DeclarationError(
+            "Give the bonus pareja {side} scores in {lance}.",
+            code="bonus_missing",
+            side=SIDE_NAMES[point.to],
+            lance=lance,
+        )
+    if bonus not in sums:
+        raise DeclarationError(
+            "A bonus of {bonus} in {lance} cannot be: it is a sum of {values} for each player of "
+            "the pair who holds {lance}, so one of {possible}.",
+            code="bonus_impossible",
+            bonus=bonus,
+            lance=lance,
+            values=list(PARES_BONUSES if name == "pares" else JUEGO_BONUSES),
+            possible=sorted(sums),
+        )
+    return bonus
+
+
+def _holds_phrase(name: str, held: list[int]) -> Phrase:
+    terms = _PARES_TERMS if name == "pares" else _JUEGO_WORDS
+    words = [terms[h] for h in sorted(held, reverse=True)]
+    if held.count(0) == 1:
+        return Phrase("{first} and nothing else", code="holds_one", first=words[0])
+    if not any(held):
+        return Phrase("nothing", code="holds_nothing")
+    return Phrase("{first} and {second}", code="holds_two", first=words[0], second=words[1])
+
+
+_JUEGO_WORDS = {0: Term("no juego"), 2: Term("a juego other than 31"), 3: "31"}
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+_POINT_KEYS = frozenset(("to", "how", "stones", "bonus"))
+_HOW_WORDS = {
+    "paso": "paso",
+    "deje": "deje",
+    "no quiero": "deje",
+    "no_querido": "deje",
+    "querido": "querido",
+    "quiero": "querido",
+    "envite": "querido",
+    "ordago": "ordago",
+    "órdago": "ordago",
+}
+
+
+def points_from_json(
+    data: dict,
+    cards: tuple[HandValue, ...] | None,
+    declarations: Declarations | None,
+) -> LancePoints:
+    """A LancePoints from a hand's ``lances`` and ``totals`` (docs/scoring-json.md)."""
+    raw_lances = data.get("lances")
+    lances: dict[str, LancePoint] = {}
+    if raw_lances is not None:
+        if not isinstance(raw_lances, dict):
+            raise FormatError("{field} must be a JSON object.", code="not_object", field="lances")
+        for name, raw in raw_lances.items():
+            if raw is None:
+                continue
+            lances[str(name)[:40]] = _point_from_json(str(name)[:40], raw)
+    totals = data.get("totals")
+    if totals is not None:
+        totals = _totals_from_json(totals)
+    return LancePoints(lances, totals, cards, declarations)  # type: ignore[arg-type]
+
+
+def _point_from_json(name: str, raw: Any) -> LancePoint:
+    field = f"lances.{name}"
+    if not isinstance(raw, dict):
+        raise FormatError("{field} must be a JSON object.", code="not_object", field=field)
+    unknown = raw.keys() - _POINT_KEYS
+    if unknown:
+        raise FormatError(
+            "Unknown field '{field}' in {where}; the fields are {fields}.",
+            code="unknown_field",
+            field=str(sorted(unknown)[0])[:40],
+            where=Term("a lance"),
+            fields=sorted(_POINT_KEYS),
+        )
+    to = raw.get("to")
+    if to not in SIDE_NAMES:
+        raise FormatError(
+            "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+            code="lance_to_word",
+            field=field,
+            lance=lance_term(name),
+            value=shown(to),
+        )
+    how = raw.get("how", "paso")
+    how = _HOW_WORDS.get(how.strip().lower(), how) if isinstance(how, str) else how
+    return LancePoint(SIDE_NAMES.index(to), how, raw.get("stones"), raw.get("bonus"))
+
+
+def _totals_from_json(raw: Any) -> tuple[Any, Any]:
+    if isinstance(raw, dict):
+        unknown = raw.keys() - set(SIDE_NAMES)
+        if unknown:
+            raise FormatError(
+                "Unknown field '{field}' in {where}; the fields are {fields}.",
+                code="unknown_field",
+                field=str(sorted(unknown)[0])[:40],
+                where=Term("the totals"),
+                fields=list(SIDE_NAMES),
+            )
+        return raw.get("mano", 0), raw.get("postre", 0)
+    raise FormatError("{field} must be a JSON object.", code="not_object", field="totals")
+
+
+__all__ = [
+    "LancePoint",
+    "LancePoints",
+    "bets_after",
+    "bonus_sums",
+    "check_totals_end",
+    "minimum_hand",
+    "points_from_json",
+    "score_points",
+]
