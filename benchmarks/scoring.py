@@ -4,9 +4,11 @@ Run: python benchmarks/scoring.py [--hands N] [--seed S] [--slices K]
 
 Random deals (seeded) with random but legal betting are generated as the JSON-ready dicts of
 docs/scoring-json.md (cards as text, bets as text), then timed end to end: parsing the cards
-and bets, evaluating the four lances, and scoring. Two paths: with cards, and with declarations
-only (what a table enters without cards). One core, CPU time, so that other processes on the
-machine do not count against the engine. Prints figures; it is not a test.
+and bets, evaluating the four lances, and scoring. Pairs two ways: with cards, and with
+declarations only (what a table enters without cards); then each other form (trios,
+individual, Mus francés) with cards, through the engine's path for any number of seats. One
+core, CPU time, so that other processes on the machine do not count against the engine. Prints
+figures; it is not a test.
 
 Honest about memoisation: the hands are generated in a separate process, and every timed hand
 is scored for the first time. The engine first scores a warm-up set of other hands, as a
@@ -34,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring import RuleSet, ScoringError, hand_from_json, score_hand  # noqa: E402
+from scoring import Form, RuleSet, ScoringError, hand_from_json, score_hand  # noqa: E402
 from scoring.cards import DECK  # noqa: E402
 from scoring.hand import (  # noqa: E402
     C_SPEEDUP,
@@ -100,6 +102,55 @@ def make_hands(n: int, rng: random.Random, rules: RuleSet) -> tuple[list[dict], 
     return with_cards, declared
 
 
+#: the other forms, each at a usual table size: (label, rule set)
+FORMS = (
+    ("trios (6 players, 2 sides)", RuleSet(form=Form.TRIOS)),
+    ("individual, 3 players", RuleSet(form=Form.INDIVIDUAL, players=3)),
+    ("individual, 5 players", RuleSet(form=Form.INDIVIDUAL, players=5)),
+    ("Mus francés, 4 players", RuleSet(form=Form.FRANCES, players=4)),
+    ("Mus francés, 6 players", RuleSet(form=Form.FRANCES, players=6)),
+)
+
+
+def _table_bettings(players: int) -> list[list[str]]:
+    """Bettings a table of any form may say; those that do not fit a lance are left out."""
+    found = [[], ["paso"] * players, ["envido", "quiero"], ["paso", "envido", "no quiero"]]
+    for answers in range(1, players):
+        found.append(["envido"] + ["quiero"] * answers)
+        found.append(["paso", "envido 4"] + ["no quiero"] * answers)
+        found.append(["envido", "2 más"] + ["quiero"] * answers)
+        found.append(["envido"] + ["no quiero", "quiero"] * answers)
+    return found
+
+
+def make_table_hands(n: int, rng: random.Random, rules: RuleSet) -> list[dict]:
+    """Random deals of a form with random legal betting, as JSON (docs/scoring-json.md)."""
+    players = rules.players
+    bettings = _table_bettings(players)
+    hands = []
+    while len(hands) < n:
+        cards = rng.sample(DECK, 4 * players)
+        texts = [" ".join(c.code for c in cards[i * 4 : i * 4 + 4]) for i in range(players)]
+        bets: dict[str, list[str]] = {}
+        for lance in ("grande", "chica", "pares", "juego"):
+            for _ in range(4):
+                choice = rng.choice(bettings)
+                trial = {"cards": texts, "bets": {**bets, lance: choice}}
+                try:
+                    score_hand(rules, hand_from_json(trial, rules))
+                except ScoringError:
+                    continue
+                bets[lance] = choice
+                break
+        hands.append({"cards": texts, "bets": bets})
+    return hands
+
+
+def generate_forms(count: int, seed: int) -> list[list[dict]]:
+    """In a child process, as ``generate``: the hands of each form of FORMS."""
+    return [make_table_hands(count, random.Random(seed), rules) for _, rules in FORMS]
+
+
 def generate(count: int, seed: int) -> tuple[list[dict], list[dict]]:
     """Runs in a child process, so that making the hands (which scores them to keep only legal
     betting) leaves nothing in this process's memos."""
@@ -123,6 +174,9 @@ def main() -> None:
     parser.add_argument("--slices", type=int, default=20)
     parser.add_argument("--warm-up", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--forms-hands", type=int, default=2_000, help="hands per slice of each other form (0 none)"
+    )
     args = parser.parse_args()
     rules = RuleSet()
     total = args.warm_up + args.hands * args.slices
@@ -150,6 +204,22 @@ def main() -> None:
             f"{label + ':':32s}{max(found):>10,.0f} hands/s best slice, "
             f"{statistics.median(found):>10,.0f} median, {min(found):>10,.0f} worst"
         )
+    if args.forms_hands:
+        # the other forms, with cards: scoring.table (Python), slices of --forms-hands
+        per_form = args.forms_hands * args.slices
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            generated = pool.submit(generate_forms, per_form + args.forms_hands, args.seed).result()
+        for (label, form_rules), hands in zip(FORMS, generated, strict=True):
+            warm, timed = hands[: args.forms_hands], hands[args.forms_hands :]
+            rates([warm], form_rules)
+            slices = [
+                timed[i * args.forms_hands : (i + 1) * args.forms_hands] for i in range(args.slices)
+            ]
+            found = rates(slices, form_rules)
+            print(
+                f"{label + ':':32s}{max(found):>10,.0f} hands/s best slice, "
+                f"{statistics.median(found):>10,.0f} median, {min(found):>10,.0f} worst"
+            )
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Responsible for: every rule of Mus the service applies — cards and the four lances (grande,
 chica, pares, juego/punto), the betting of each lance (paso, envite, deje, órdago), a hand's
-score, games, vacas and the match, games entered as final stones, and standings. It takes plain
+score, games, vacas and the match, games entered as final stones, and standings; in every form
+(pairs, trios, individual, Mus francés). It takes plain
 values and returns new ones; no I/O, no clock, no randomness.
 
 Must not: import Django or anything of the web service. A test enforces it.
@@ -14,6 +15,9 @@ The API in brief (docs/rules.md has the rules, docs/scoring-json.md the JSON for
     score = score_hand(rules, record)                 # HandScore: events, lance winners
     state, outcome = apply_hand(MatchState.start(rules), record)
     state = record_games(rules, [GameEntry((40, 22))], complete=False)
+
+    trios = RuleSet(form=Form.TRIOS)                  # also individual (2-6), frances (3-6)
+    score = score_hand(trios, hand_from_json({"cards": [...6 hands], "bets": {...}}, trios))
 
 Every impossible entry raises a ScoringError subclass with a message a player understands.
 """
@@ -49,11 +53,13 @@ from scoring.match import (
     amarracos,
     apply_hand,
     check_game_stones,
+    frances_resume,
     game_stones_unusual,
     play_match,
     record_games,
 )
-from scoring.rules import PRESETS, Real31, RuleSet
+from scoring.rules import PRESETS, Form, Real31, RuleSet
+from scoring.table import TableLance, TableScore, score_table, table_values
 
 __all__ = [
     "PRESETS",
@@ -64,6 +70,7 @@ __all__ = [
     "DeclarationError",
     "Declarations",
     "EntryAfterEnd",
+    "Form",
     "FormatError",
     "GameEntry",
     "GameEntryError",
@@ -80,10 +87,13 @@ __all__ = [
     "RuleSetError",
     "ScoreEvent",
     "ScoringError",
+    "TableLance",
+    "TableScore",
     "amarracos",
     "apply_hand",
     "check_game_stones",
     "declarations_from_cards",
+    "frances_resume",
     "game_stones_unusual",
     "hand_from_json",
     "hand_value",
@@ -95,4 +105,6 @@ __all__ = [
     "record_games",
     "run",
     "score_hand",
+    "score_table",
+    "table_values",
 ]

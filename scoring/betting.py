@@ -22,6 +22,11 @@ de plus»).
 
 Stones (sources 001, 000, 003): a first envite refused gives 1 stone (the deje); a raise refused
 gives what was bet before that raise; an accepted bet is worth its total to the lance's winner.
+
+Other forms (scoring.table): trios bet side against side with ``resolve`` (seats alternate, so
+``seat % 2`` is the side for six seats as for four); individual Mus and Mus francés, where each
+player bets for themself, use ``resolve_individual``: after a bet every other player answers in
+turn, and the bet is querido among those who accepted it (docs/rules.md, «Forms»).
 """
 
 from __future__ import annotations
@@ -399,3 +404,201 @@ def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
         lance=lance_term(lance),
         side=SIDE_NAMES[speakers[0] % 2],
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Each player for themself (individual Mus and Mus francés)
+
+
+class TableBetting(NamedTuple):
+    """How the betting of a lance ended when each player bets for themself."""
+
+    outcome: Outcome
+    stones: int = 0  # querido: the bet; no querido: the deje
+    seat: int | None = None  # no querido: the player who bet and takes the deje and the lance
+    players: tuple[int, ...] = ()  # querido or órdago: the seats in the bet, in seat order
+
+
+RESOLVED_INDIVIDUAL: dict[tuple, TableBetting] = {}
+
+
+def resolve_individual(
+    actions: tuple[Action, ...],
+    *,
+    lance: str,
+    speakers: tuple[int, ...],
+    min_envite: int,
+) -> TableBetting:
+    """The betting of a lance where each player bets for themself; ``speakers`` are the seats
+    that may speak, in order from mano.
+
+    Pasos are said in seat order until somebody bets. Then every other player who may speak
+    answers in turn, starting after the one who bet (those who passed before too): quiero (in
+    the bet), no quiero (out of it) or a raise. A raise makes its player the one who bet, and
+    every other player still in answers it again, those who had accepted the smaller bet
+    included. The betting ends when all have answered the last bet: accepted by at least one
+    player, it is querido among the bettor and those who accepted; refused by all, the bettor
+    takes the deje (1 for a first envite, otherwise the bet before the last raise).
+    """
+    key = (actions, speakers, min_envite)
+    found = RESOLVED_INDIVIDUAL.get(key)
+    if found is None:
+        found = _resolve_individual(actions, lance, speakers, min_envite)
+        if len(RESOLVED_INDIVIDUAL) < 50_000:
+            RESOLVED_INDIVIDUAL[key] = found
+    return found
+
+
+def _resolve_individual(
+    actions: tuple[Action, ...], lance: str, speakers: tuple[int, ...], min_envite: int
+) -> TableBetting:
+    for action in actions:
+        if action.side is not None:
+            raise BettingError(
+                "In {lance}, '{action}' names a pair, but here each player bets for themself: "
+                "write the actions in the order the players speak, from mano.",
+                code="pair_in_individual",
+                lance=lance_term(lance),
+                action=str(action),
+            )
+    if len(speakers) < 2:
+        if any(a.act is not Act.PASO for a in actions):
+            if not speakers:
+                raise BettingError(
+                    "Nobody could bet in {lance}: no player has {lance}.",
+                    code="lance_nobody_has",
+                    lance=lance_term(lance),
+                )
+            raise BettingError(
+                "Nobody could bet in {lance}: only one player has {lance}, and a lance is bet "
+                "only when two players or more have it.",
+                code="lance_one_player",
+                lance=lance_term(lance),
+            )
+        return TableBetting(Outcome.NOT_PLAYED)
+    pasos = 0
+    while pasos < len(actions) and actions[pasos].act is Act.PASO:
+        pasos += 1
+    if pasos == len(actions):
+        if pasos > len(speakers):
+            raise BettingError(
+                "In {lance}, {pasos} pasos were recorded but only {speakers} players could speak.",
+                code="too_many_pasos",
+                lance=lance_term(lance),
+                pasos=pasos,
+                speakers=len(speakers),
+            )
+        return TableBetting(Outcome.PASO)
+    first = actions[pasos]
+    if first.act not in (Act.ENVIDO, Act.ORDAGO):
+        raise BettingError(
+            "In {lance}, '{action}' comes before anybody bet: the betting opens with envido "
+            "(or envido N) or órdago.",
+            code="answer_without_bet",
+            lance=lance_term(lance),
+            action=str(first),
+        )
+    if pasos >= len(speakers):
+        raise BettingError(
+            "In {lance}, all {speakers} players had passed, so nobody was left to say '{action}'.",
+            code="bet_after_all_passed",
+            lance=lance_term(lance),
+            speakers=len(speakers),
+            action=str(first),
+        )
+    ordago = first.act is Act.ORDAGO
+    if ordago:
+        bet, deje = 0, 1
+    else:
+        bet = min_envite if first.stones is None else first.stones
+        if bet < min_envite:
+            raise BettingError(
+                "In {lance}, an envite of {stones} is below the minimum envite of {minimum}.",
+                code="envite_below_minimum",
+                lance=lance_term(lance),
+                stones=bet,
+                minimum=min_envite,
+            )
+        deje = 1
+    order = len(speakers)
+    bettor = pasos  # an index into speakers
+    out: set[int] = set()
+    accepted: list[int] = []
+    pending = [(bettor + k) % order for k in range(1, order)]
+    for position in range(pasos + 1, len(actions)):
+        action = actions[position]
+        if not pending:
+            raise BettingError(
+                "In {lance}, the betting ended with '{action}'; nothing can be said after "
+                "it ('{after}').",
+                code="action_after_end",
+                lance=lance_term(lance),
+                action=str(actions[position - 1]),
+                after=str(action),
+            )
+        answering = pending.pop(0)
+        act = action.act
+        if act is Act.QUIERO:
+            accepted.append(answering)
+            continue
+        if act is Act.NO_QUIERO:
+            out.add(answering)
+            continue
+        if ordago:
+            raise BettingError(
+                "In {lance}, an órdago can only be answered with quiero or no quiero, "
+                "not '{action}'.",
+                code="raise_over_ordago",
+                lance=lance_term(lance),
+                action=str(action),
+            )
+        if act is Act.PASO:
+            raise BettingError(
+                "In {lance}, 'paso' is not an answer to an envite: the player says quiero, "
+                "no quiero, a raise or órdago.",
+                code="paso_after_bet_individual",
+                lance=lance_term(lance),
+            )
+        if act is Act.ORDAGO:
+            deje, ordago = bet, True
+        elif act is Act.RAISE_TO:
+            if action.stones is None or action.stones <= bet:
+                raise BettingError(
+                    "In {lance}, a raise to {stones} is not higher than the bet of {bet}.",
+                    code="raise_not_higher",
+                    lance=lance_term(lance),
+                    stones=action.stones,
+                    bet=bet,
+                )
+            deje, bet = bet, action.stones
+        else:
+            by = action.stones if action.stones is not None else min_envite
+            if by < 1:
+                raise BettingError(
+                    "In {lance}, a raise must be of at least one stone ('una más'), not {stones}.",
+                    code="raise_too_small",
+                    lance=lance_term(lance),
+                    stones=by,
+                )
+            deje, bet = bet, bet + by
+        bettor = answering
+        accepted = []
+        pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
+    if pending:
+        raise BettingError(
+            (
+                "In {lance}, {count} player has not answered the last bet: add their quiero or "
+                "no quiero.",
+                "In {lance}, {count} players have not answered the last bet: add each one's "
+                "quiero or no quiero.",
+            ),
+            code="bet_not_answered_by_all",
+            lance=lance_term(lance),
+            count=len(pending),
+        )
+    if not accepted:
+        return TableBetting(Outcome.NO_QUERIDO, deje, speakers[bettor])
+    players = tuple(speakers[i] for i in sorted([bettor, *accepted]))
+    if ordago:
+        return TableBetting(Outcome.ORDAGO, 0, None, players)
+    return TableBetting(Outcome.QUERIDO, bet, None, players)

@@ -34,7 +34,16 @@ SEAT_TERMS = {
     "mano": Term("mano"),
     "second": Term("second"),
     "third": Term("third"),
+    "fourth": Term("fourth"),
+    "fifth": Term("fifth"),
     "postre": Term("postre"),
+}
+#: the forms of Mus (scoring.rules.Form) as a message shows them
+FORM_TERMS = {
+    "pairs": Term("pairs"),
+    "trios": Term("trios"),
+    "individual": Term("individual"),
+    "frances": Term("frances"),
 }
 
 

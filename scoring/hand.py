@@ -11,6 +11,8 @@ there and then, so the order of the events matters) or know about tournaments.
 
 Seats are numbered from mano: 0 mano, 1 the next to speak (on mano's right), 2 mano's partner,
 3 postre (the dealer). Side 0 is the pareja mano (seats 0 and 2), side 1 the pareja postre.
+This module is the four-seat path of the pairs form, built for speed; ``score_hand`` hands
+every other form to scoring.table, which scores any form (pairs too, with the same answers).
 
 Terms: lance (grande, chica, pares, juego, punto), paso, envite, deje, quiero/no quiero,
 órdago, par/medias/duples, juego/punto, 31 real, mano, postre.
@@ -56,7 +58,9 @@ from scoring.cards import (
 )
 from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
 from scoring.messages import Term
-from scoring.rules import SUITED_REAL_31, Real31, RuleSet
+from scoring.rules import SUITED_REAL_31, Form, Real31, RuleSet
+
+_PAIRS = Form.PAIRS
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_hand_values = _cards.hand_values if _cards is not None else None
@@ -463,8 +467,18 @@ def _lance_from_cards(actions: tuple[Action, ...], situation: int) -> _Lance:
     return lance
 
 
+#: the scorer of every form but pairs: scoring.table registers it here when the package is
+#: imported (it imports this module, so this module cannot import it)
+OTHER_FORMS: list = []
+
+
 def score_hand(rules: RuleSet, record: HandRecord) -> HandScore:
-    """Score one hand. Raises the engine's error for anything that cannot have happened."""
+    """Score one hand. Raises the engine's error for anything that cannot have happened.
+
+    Pairs take the four-seat path below; every other form goes to scoring.table.score_table
+    (a TableScore, with the same events, ordago, lances and stones)."""
+    if rules.form is not _PAIRS:
+        return OTHER_FORMS[0](rules, record)
     if rules.tio_perete:
         return _score_with_perete(rules, record)
     try:

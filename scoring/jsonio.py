@@ -6,7 +6,7 @@ wrong for anything of the wrong shape. The web layer and ``python -m scoring`` b
 
 Must not: hold a rule of Mus; every rule is in cards, betting, hand and match.
 
-Terms: lance, mano, postre, pareja, piedras, amarracos, vaca, órdago.
+Terms: lance, mano, postre, pareja, piedras, amarracos, vaca, órdago, bando (side), fichas.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from scoring._speedup import load as load_speedup
 from scoring.betting import SIDE_NAMES, Action, parse_action
 from scoring.cards import DUPLES, MEDIAS, PAR, PARES_NAMES, PARES_NONE
-from scoring.errors import FormatError, ScoringError, lance_term, shown
+from scoring.errors import FORM_TERMS, FormatError, ScoringError, lance_term, shown
 from scoring.hand import (
     JUEGO_NONE,
     JUEGO_OTHER,
@@ -35,16 +35,23 @@ from scoring.match import (
     HandOutcome,
     MatchState,
     amarracos,
+    apply_hand,
+    check_players_in,
+    frances_resume,
+    party_name,
     play_match,
+    playing,
     record_games,
 )
 from scoring.messages import Term
-from scoring.rules import RuleSet
+from scoring.rules import Form, RuleSet
+from scoring.table import TableScore, table_values
 
 _cards = load_speedup()  # optional, same results (scoring/_speedup.py)
 _c_bets_key = _cards.bets_key if _cards is not None else None  # one str naming a betting
 
 POSITIONS = ("A1", "B1", "A2", "B2")
+_PAIRS, _FRANCES = Form.PAIRS, Form.FRANCES
 _PARES_WORDS = {
     "none": PARES_NONE,
     "no": PARES_NONE,
@@ -88,9 +95,13 @@ _HAND_KEYS = frozenset(("cards", "bets", "declarations", "lances", "totals"))
 _BET_KEYS = frozenset(("grande", "chica", "pares", "juego", "punto"))
 
 
-def hand_from_json(data: Any, rules: RuleSet) -> HandRecord | LancePoints:
+def hand_from_json(data: Any, rules: RuleSet, seats: int | None = None) -> HandRecord | LancePoints:
     """A HandRecord from ``{"cards": [...], "bets": {...}, "declarations": {...}}``, or a
-    LancePoints (scoring.lances) from a hand written as ``lances`` or ``totals``."""
+    LancePoints (scoring.lances) from a hand written as ``lances`` or ``totals`` (two pairs).
+
+    ``seats``: Mus francés only, the players still at the table (by default all of them)."""
+    if rules.form is not _PAIRS:
+        return _table_hand_from_json(data, rules, rules.players if seats is None else seats)
     if not isinstance(data, dict):
         raise FormatError("{field} must be a JSON object.", code="not_object", field="hand")
     if not _HAND_KEYS.issuperset(data):
@@ -211,9 +222,9 @@ def _check_punto_key(record: HandRecord) -> None:
         )
 
 
-def declarations_from_json(data: Any) -> Declarations:
+def declarations_from_json(data: Any, seats: int = 4, rules: RuleSet | None = None) -> Declarations:
     data = _require_dict(data, "declarations")
-    pares_raw = _require_list(data.get("pares"), "declarations.pares", 4, _PER_PLAYER)
+    pares_raw = _require_list(data.get("pares"), "declarations.pares", seats, _PER_PLAYER)
     pares = []
     for raw in pares_raw:
         key = str(raw).lower() if raw is not None else "none"
@@ -225,14 +236,20 @@ def declarations_from_json(data: Any) -> Declarations:
                 value=shown(raw),
             )
         pares.append(_PARES_WORDS[key])
-    juego_raw = _require_list(data.get("juego", [None] * 4), "declarations.juego", 4, _PER_PLAYER)
+    juego_raw = _require_list(
+        data.get("juego", [None] * seats), "declarations.juego", seats, _PER_PLAYER
+    )
     juego = [_juego_from_json(raw) for raw in juego_raw]
     punto = data.get("punto")
     if punto is not None:
-        punto = tuple(_require_list(punto, "declarations.punto", 4, _PER_PLAYER))
+        punto = tuple(_require_list(punto, "declarations.punto", seats, _PER_PLAYER))
     winners_raw = _require_dict(data.get("winners", {}), "declarations.winners")
     winners = {}
+    individual = rules is not None and rules.individual
     for lance, side in winners_raw.items():
+        if individual:
+            winners[lance] = _seat_from_json(side, seats, f"declarations.winners.{lance}"[:60])
+            continue
         if not isinstance(side, str) or side not in _SIDES:
             raise FormatError(
                 "The winner of {lance} is the pair 'mano' or 'postre', not {value}.",
@@ -265,6 +282,49 @@ def _juego_from_json(raw: Any) -> int:
         "Juego is declared as none, 31, 32 … 37, 40, 'other' or '31 real', not {value}.",
         code="juego_word",
         field="declarations.juego",
+        value=shown(raw),
+    )
+
+
+def _table_hand_from_json(data: Any, rules: RuleSet, seats: int) -> HandRecord:
+    """A hand of any form but pairs: ``seats`` players' cards and declarations."""
+    if not isinstance(data, dict):
+        raise FormatError("{field} must be a JSON object.", code="not_object", field="hand")
+    if not _HAND_KEYS.issuperset(data):
+        unknown = data.keys() - _HAND_KEYS
+        raise FormatError(
+            "Unknown field '{field}' in {where}; the fields are {fields}.",
+            code="unknown_field",
+            field=str(sorted(unknown)[0])[:40],
+            where=Term("a hand"),
+            fields=["cards", "bets", "declarations"],
+        )
+    bets_data = data.get("bets")
+    bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
+    cards = data.get("cards")
+    values = table_values(rules, cards, seats) if cards is not None else None
+    decl_data = data.get("declarations")
+    decl = declarations_from_json(decl_data, seats, rules) if decl_data is not None else None
+    record = HandRecord(bets, values, decl)
+    if bets_data and "punto" in bets_data:
+        _check_punto_key(record)
+    return record
+
+
+def _seat_from_json(raw: Any, seats: int, field: str) -> int:
+    """A seat counted from mano: 0 … seats-1, or 'mano' / 'postre'."""
+    if raw == "mano":
+        return 0
+    if raw == "postre":
+        return seats - 1
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < seats:
+        return raw
+    raise FormatError(
+        "{field} is a seat counted from mano: a number from 0 to {last}, 'mano' or 'postre', "
+        "not {value}.",
+        code="seat_word",
+        field=field,
+        last=seats - 1,
         value=shown(raw),
     )
 
@@ -325,7 +385,9 @@ def games_from_json(data: Any) -> list[GameEntry]:
 # Results as plain data
 
 
-def hand_score_to_json(score: HandScore) -> dict[str, Any]:
+def hand_score_to_json(score: HandScore | TableScore) -> dict[str, Any]:
+    if isinstance(score, TableScore):
+        return _table_score_to_json(score)
     mano, postre = score.stones
     return {
         "lances": [
@@ -357,6 +419,65 @@ def _pair(values: tuple[int, int]) -> dict[str, int]:
     return {"A": values[0], "B": values[1]}
 
 
+def _sides_json(rules: RuleSet, values: tuple[int, ...]) -> dict[str, int]:
+    """Values per side: {"A", "B"} in pairs and trios, {"P1" …} per position otherwise."""
+    return {party_name(rules, i): v for i, v in enumerate(values)}
+
+
+def _table_side(score: TableScore, side: int | None) -> str | int | None:
+    """A side of a hand of any form but pairs: 'mano' / 'postre' between two sides, the seat
+    counted from mano when each player plays for themself."""
+    if side is None or score.sides != 2:
+        return side
+    return SIDE_NAMES[side]
+
+
+def _table_score_to_json(score: TableScore) -> dict[str, Any]:
+    two = score.sides == 2
+    key = "side" if two else "seat"
+    result = {
+        "lances": [
+            {
+                "lance": r.lance,
+                "outcome": r.outcome.value,
+                "winner": _table_side(score, r.side),
+                "seat": r.seat,
+                "players": list(r.players),
+            }
+            | ({"taker": r.taker} if score.frances else {})
+            for r in score.lances
+        ],
+        "events": [
+            {"lance": e.lance, key: _table_side(score, e.side), "stones": e.stones, "kind": e.kind}
+            for e in score.events
+        ],
+        "ordago": {
+            "lance": score.ordago.lance,
+            key: _table_side(score, score.ordago.side),
+            "stones": 0,
+            "kind": "ordago",
+        }
+        if score.ordago
+        else None,
+    }
+    if score.frances:
+        result["chips"] = list(score.chips)
+    elif two:
+        mano, postre = score.stones
+        result["stones"] = {"mano": mano, "postre": postre}
+    else:
+        result["stones"] = list(score.stones)
+    return result
+
+
+def _positions(rules: RuleSet) -> tuple[str, ...]:
+    """The positions around the table in speaking order from seat 0: A1, B1, A2, B2 (A3, B3)
+    between two sides, P1 … P6 otherwise."""
+    if rules.sides == 2:
+        return tuple(f"{TEAMS[p % 2]}{p // 2 + 1}" for p in range(rules.players))
+    return tuple(f"P{p + 1}" for p in range(rules.players))
+
+
 def game_to_json(game: GameResult) -> dict[str, Any]:
     return {
         "stones": _pair(game.stones),
@@ -367,6 +488,39 @@ def game_to_json(game: GameResult) -> dict[str, Any]:
 
 
 def state_to_json(state: MatchState) -> dict[str, Any]:
+    rules = state.rules
+    if rules.form is _FRANCES:
+        names = _positions(rules)
+        return {
+            "rules": rules.as_dict(),
+            "chips": {names[p]: c for p, c in enumerate(state.stones)},
+            "out": [names[p] for p in state.out],
+            "standings": [names[p] for p in state.standings],
+            "next_mano": names[state.mano],
+            "hands": state.hands,
+            "finished": state.finished,
+            "winner": names[state.winner] if state.winner is not None else None,
+        }
+    if rules.form is not _PAIRS:
+        return {
+            "rules": rules.as_dict(),
+            "stones": _sides_json(rules, state.stones),
+            "games": [
+                {
+                    "stones": _sides_json(rules, g.stones),
+                    "winner": party_name(rules, g.winner),
+                    "ordago": g.ordago,
+                    "vaca": g.vaca + 1,
+                }
+                for g in state.games
+            ],
+            "vaca_games": _sides_json(rules, state.vaca_games),
+            "vacas": _sides_json(rules, state.vacas),
+            "next_mano": _positions(rules)[state.mano],
+            "hands": state.hands,
+            "finished": state.finished,
+            "winner": party_name(rules, state.winner) if state.winner is not None else None,
+        }
     return {
         "rules": state.rules.as_dict(),
         "stones": _pair(state.stones),
@@ -381,7 +535,38 @@ def state_to_json(state: MatchState) -> dict[str, Any]:
     }
 
 
-def outcome_to_json(number: int, outcome: HandOutcome) -> dict[str, Any]:
+def outcome_to_json(
+    number: int, outcome: HandOutcome, rules: RuleSet | None = None
+) -> dict[str, Any]:
+    if rules is not None and rules.form is not _PAIRS:
+        score = outcome.score
+        key = "side" if score.sides == 2 else "seat"
+        result = {
+            "hand": number,
+            "mano": _positions(rules)[outcome.mano],
+            "score": hand_score_to_json(score),
+            "counted": [
+                {
+                    "lance": e.lance,
+                    key: _table_side(score, e.side),
+                    "stones": e.stones,
+                    "kind": e.kind,
+                }
+                for e in outcome.applied
+            ],
+        }
+        if rules.form is _FRANCES:
+            names = _positions(rules)
+            result["chips"] = {names[p]: c for p, c in enumerate(outcome.stones)}
+            result["match_ended"] = outcome.match_ended
+            return result
+        return result | {
+            "stones": _sides_json(rules, outcome.stones),
+            "game_ended": outcome.game is not None,
+            "game_winner": party_name(rules, outcome.game.winner) if outcome.game else None,
+            "vaca_ended": outcome.vaca_ended,
+            "match_ended": outcome.match_ended,
+        }
     return {
         "hand": number,
         "mano": POSITIONS[outcome.mano],
@@ -409,6 +594,9 @@ def run(request: Any) -> dict[str, Any]:
             code="request_kind",
         )
     allowed = {"rules", "first_mano", "complete", "start", kinds[0]}
+    rules_raw = request.get("rules")
+    if isinstance(rules_raw, dict) and rules_raw.get("form") == "frances" and kinds[0] == "hands":
+        allowed.add("chips")  # a Mus francés table resumed: each position's chips
     unknown = request.keys() - allowed
     if unknown:
         raise FormatError(
@@ -427,6 +615,15 @@ def run(request: Any) -> dict[str, Any]:
         if type(record) is LancePoints:
             return {"hand": hand_score_to_json(score_points(rules, record))}
         return {"hand": hand_score_to_json(score_hand(rules, record))}
+    if kind == "hands" and rules.form is not _PAIRS:
+        return _table_match(rules, request)
+    if kind == "games" and rules.form is not _PAIRS:
+        raise FormatError(
+            "A match entered as final stones per game is for pairs; in {form} enter it hand "
+            "by hand.",
+            code="games_form",
+            form=FORM_TERMS[rules.form.value],
+        )
     if kind == "hands":
         hands_raw = _require_list(request["hands"], "hands")
         records = []
@@ -453,6 +650,49 @@ def run(request: Any) -> dict[str, Any]:
         raise FormatError("'complete' is true or false.", code="complete_format")
     state = record_games(rules, games_from_json(request["games"]), complete=complete)
     return {"match": state_to_json(state)}
+
+
+def _table_match(rules: RuleSet, request: dict) -> dict[str, Any]:
+    """A match of any form but pairs, hand by hand (in Mus francés each hand has the cards of
+    the players still at the table)."""
+    hands_raw = _require_list(request["hands"], "hands")
+    names = _positions(rules)
+    first = request.get("first_mano", names[0])
+    if first not in names:
+        raise FormatError(
+            "first_mano is one of {positions}, not {value}.",
+            code="first_mano_table",
+            positions=list(names),
+            value=shown(first),
+        )
+    state = MatchState.start(rules, names.index(first))
+    if request.get("chips") is not None:
+        chips = request["chips"]
+        if isinstance(chips, dict):
+            unknown = sorted(str(k) for k in chips.keys() - set(names))
+            if unknown:
+                raise FormatError(
+                    "Unknown field '{field}' in {where}; the fields are {fields}.",
+                    code="unknown_field",
+                    field=unknown[0][:40],
+                    where=Term("the chips"),
+                    fields=list(names),
+                )
+            chips = [chips.get(name) for name in names]
+        state = frances_resume(rules, chips, names.index(first))
+    outcomes = []
+    for number, raw in enumerate(hands_raw, start=1):
+        try:
+            seats = len(playing(state)) if not state.finished else rules.players
+            cards = raw.get("cards") if isinstance(raw, dict) else None
+            if rules.form is _FRANCES and isinstance(cards, list) and not state.finished:
+                check_players_in(state, len(cards))
+            record = hand_from_json(raw, rules, seats)
+            state, outcome = apply_hand(state, record)
+        except ScoringError as error:
+            raise error.in_hand(number) from None
+        outcomes.append(outcome_to_json(number, outcome, rules))
+    return {"match": state_to_json(state), "hands": outcomes}
 
 
 __all__ = ["run", "hand_from_json", "PARES_NAMES"]

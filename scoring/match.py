@@ -16,8 +16,14 @@ A2, B2 (positions 0-3) in speaking order; mano passes to the right (the next pos
 each hand. The first game's mano is given; each new game starts one position further on than the
 previous game started (source 000: «the dealer will be the last game's first player»).
 
+Other forms (RuleSet.form): the same state for any number of seats and sides — trios are
+two teams at six positions (A1, B1, A2, B2, A3, B3), individual Mus one side per position (P1 …
+P6), each with its stones, games and vacas. Mus francés has no games: ``stones`` holds each
+position's chips, the players who run out leave in order (``out``), and the table plays on until
+one is left; ``standings`` is the order of running out (source 001 «Mus francés»).
+
 Terms: piedras (stones), amarracos (5 stones), juego/partida (a game), vaca, mano, postre,
-órdago, deje.
+órdago, deje, fichas (Mus francés chips).
 """
 
 from __future__ import annotations
@@ -25,12 +31,28 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scoring.betting import Act
-from scoring.errors import EntryAfterEnd, GameEntryError, ScoringError, lance_term, shown
+from scoring.errors import (
+    FORM_TERMS,
+    EntryAfterEnd,
+    GameEntryError,
+    ScoringError,
+    lance_term,
+    shown,
+)
 from scoring.hand import LANCES, HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.lances import LancePoints, bets_after, check_totals_end, score_points
-from scoring.rules import RuleSet
+from scoring.rules import Form, RuleSet
+from scoring.table import TableScore, score_table
 
+_PAIRS, _FRANCES = Form.PAIRS, Form.FRANCES
 TEAMS = ("A", "B")
+
+
+def party_name(rules: RuleSet, index: int) -> str:
+    """Who scores together, as the results name them: pareja A or B in pairs and trios, the
+    player at position P1 … P6 (counted around the table from the first mano's seat 0)
+    otherwise."""
+    return TEAMS[index] if rules.sides == 2 else f"P{index + 1}"
 
 
 def amarracos(stones: int) -> tuple[int, int]:
@@ -58,6 +80,9 @@ class MatchState:
     game_first_mano: int = 0  # position that was mano in the current game's first hand
     hands: int = 0
     winner: int | None = None  # the match's winner once decided
+    #: Mus francés: the positions in the order they ran out of chips (``stones`` holds each
+    #: position's chips there, and there are no games or vacas)
+    out: tuple[int, ...] = ()
 
     @classmethod
     def start(
@@ -65,6 +90,14 @@ class MatchState:
     ) -> MatchState:
         """A match's state before its first hand; ``stones``: the score the current game
         starts from, as written on paper (a table that switches to the phone mid-game)."""
+        if rules.form is not _PAIRS:
+            if tuple(stones) != (0, 0):
+                raise GameEntryError(
+                    "A start score is written only for two pairs; this rule set plays {form}.",
+                    code="start_not_pairs",
+                    form=FORM_TERMS[rules.form.value],
+                )
+            return _start_table(cls, rules, first_mano)
         if first_mano not in (0, 1, 2, 3):
             raise GameEntryError(
                 "The first mano is a seat from 0 to 3 (A1, B1, A2, B2), not {value}.",
@@ -81,16 +114,27 @@ class MatchState:
         )
 
     @property
+    def standings(self) -> tuple[int, ...]:
+        """Mus francés: the positions in the order they ran out of chips, then those still
+        playing by fewest chips (ties: the position that was nearer mano in the first hand)."""
+        playing = [p for p in range(self.rules.players) if p not in self.out]
+        first = self.first_mano
+        n = self.rules.players
+        playing.sort(key=lambda p: (self.stones[p], (p - first) % n))
+        return self.out + tuple(playing)
+
+    @property
     def finished(self) -> bool:
         return self.winner is not None
 
     @property
     def mano_team(self) -> int:
-        return self.mano % 2
+        return self.mano % self.rules.sides
 
     def team_of_side(self, side: int) -> int:
-        """Side 0 is the pareja mano of the next hand."""
-        return (self.mano + side) % 2
+        """Side 0 is the pareja mano of the next hand (in individual Mus, side k is the player
+        k seats after mano)."""
+        return (self.mano + side) % self.rules.sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +150,12 @@ class HandOutcome:
 
 def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
     """Score a hand and add it to the match. Returns the new state; the old one is unchanged."""
+    if state.finished and state.rules.form is not _PAIRS:
+        raise EntryAfterEnd(
+            "The match is over: {winner} won it. No more hands can be entered.",
+            code="match_over_table",
+            winner=party_name(state.rules, state.winner),
+        )
     if state.finished:
         raise EntryAfterEnd(
             "The match is over: pareja {winner} won it {won}-{lost} in vacas. No more hands can "
@@ -115,6 +165,8 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
             won=state.vacas[state.winner],
             lost=state.vacas[1 - state.winner],
         )
+    if state.rules.form is _FRANCES:
+        return _apply_frances(state, record)
     if type(record) is LancePoints:  # a hand written as lance points or totals
         score = score_points(state.rules, record)
         check_totals_end(state.rules, record, _by_side(state, state.stones))
@@ -143,19 +195,20 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
     mano = state.mano
     if game_winner is None:
         new = replace(
-            state, stones=(stones[0], stones[1]), mano=(mano + 1) % 4, hands=state.hands + 1
+            state,
+            stones=tuple(stones),
+            mano=(mano + 1) % state.rules.players,
+            hands=state.hands + 1,
         )
         return new, HandOutcome(score, mano, tuple(applied), new.stones, None)
-    new, game = _end_game(
-        replace(state, hands=state.hands + 1), (stones[0], stones[1]), game_winner, ordago
-    )
+    new, game = _end_game(replace(state, hands=state.hands + 1), tuple(stones), game_winner, ordago)
     return new, HandOutcome(
         score,
         mano,
         tuple(applied),
         game.stones,
         game,
-        vaca_ended=new.vaca_games == (0, 0),
+        vaca_ended=not any(new.vaca_games),
         match_ended=new.finished,
     )
 
@@ -201,15 +254,15 @@ def _end_game(
     vacas = list(state.vacas)
     if won[winner] >= rules.games_per_vaca:
         vacas[winner] += 1
-        won = [0, 0]
+        won = [0] * len(won)
     match_winner = winner if vacas[winner] >= rules.vacas_per_match else None
-    next_first = (state.game_first_mano + 1) % 4
+    next_first = (state.game_first_mano + 1) % rules.players
     new = replace(
         state,
-        stones=(0, 0),
+        stones=(0,) * len(won),
         games=state.games + (game,),
-        vaca_games=(won[0], won[1]),
-        vacas=(vacas[0], vacas[1]),
+        vaca_games=tuple(won),
+        vacas=tuple(vacas),
         mano=next_first,
         game_first_mano=next_first,
         winner=match_winner,
@@ -242,6 +295,168 @@ def check_start_stones(rules: RuleSet, stones: object) -> None:
                 value=value,
                 target=rules.stones_per_game,
             )
+
+
+def _start_table(cls, rules: RuleSet, first_mano: int) -> MatchState:
+    """A match of any form but pairs: positions 0 … players-1 around the table."""
+    n = rules.players
+    if isinstance(first_mano, bool) or first_mano not in range(n):
+        raise GameEntryError(
+            "The first mano is a seat from 0 to {last}, not {value}.",
+            code="first_mano_seat_table",
+            last=n - 1,
+            value=shown(first_mano),
+        )
+    if rules.form is _FRANCES:
+        zero = (rules.chips,) * n
+    else:
+        zero = (0,) * rules.sides
+    return cls(
+        rules,
+        first_mano,
+        stones=zero,
+        vaca_games=(0,) * rules.sides,
+        vacas=(0,) * rules.sides,
+        mano=first_mano,
+        game_first_mano=first_mano,
+    )
+
+
+def frances_resume(rules: RuleSet, chips, first_mano: int = 0) -> MatchState:
+    """A Mus francés table resumed from what each position holds (a table that kept its chips on
+    paper, or on the table, before entering hands here): everybody still in, so each holds at
+    least one chip, and together no more than the table started with (chips only leave it)."""
+    if rules.form is not _FRANCES:
+        raise GameEntryError(
+            "Chips are counted only in Mus francés; this rule set plays {form}.",
+            code="chips_not_frances",
+            form=FORM_TERMS[rules.form.value],
+        )
+    n = rules.players
+    if not isinstance(chips, (list, tuple)) or len(chips) != n:
+        raise GameEntryError(
+            "Give the chips of the {count} players, by position from P1.",
+            code="chips_count",
+            count=n,
+        )
+    for position, value in enumerate(chips):
+        player = party_name(rules, position)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameEntryError(
+                "{player}'s chips are a whole number, not {value}.",
+                code="chips_value",
+                player=player,
+                value=shown(value),
+            )
+        if value < 0:
+            raise GameEntryError(
+                "{player} cannot hold {value} chips: a chip count is never below zero.",
+                code="chips_below_zero",
+                player=player,
+                value=value,
+            )
+        if value == 0:
+            raise GameEntryError(
+                "{player} holds no chips, so has already left the table: enter the table from "
+                "its first hand.",
+                code="chips_zero",
+                player=player,
+            )
+    if sum(chips) > n * rules.chips:
+        raise GameEntryError(
+            "The players hold {total} chips together, more than the {start} the table started "
+            "with ({players} players with {chips}); chips only leave the table.",
+            code="chips_above_start",
+            total=sum(chips),
+            start=n * rules.chips,
+            players=n,
+            chips=rules.chips,
+        )
+    return replace(MatchState.start(rules, first_mano), stones=tuple(chips))
+
+
+def playing(state: MatchState) -> tuple[int, ...]:
+    """Mus francés: the positions still playing, in seat order from the next hand's mano."""
+    n = state.rules.players
+    return tuple(p for p in ((state.mano + k) % n for k in range(n)) if p not in state.out)
+
+
+def check_players_in(state: MatchState, given: int) -> None:
+    """Mus francés: a hand has the cards of the players still in, no more (a player who ran out
+    of chips has won or finished and neither plays nor bets again)."""
+    seats = playing(state)
+    if given != len(seats) and state.out:
+        raise EntryAfterEnd(
+            "Out of chips, no longer playing: {out}. Give the cards of the {count} players still "
+            "in, in seat order from mano ({mano}).",
+            code="player_out",
+            out=[party_name(state.rules, p) for p in state.out],
+            count=len(seats),
+            mano=party_name(state.rules, seats[0]),
+            given=given,
+        )
+
+
+def _apply_frances(state: MatchState, record: HandRecord) -> tuple[MatchState, HandOutcome]:
+    """A hand of Mus francés: the players still in are the seats, from mano; chips move as the
+    events say, nobody pays more chips than they hold, and a player left without chips is out
+    (source 001: «ganará el primer jugador en quedarse sin fichas»). The table plays on until
+    one player is left; the order of running out is the standings."""
+    seats = playing(state)
+    if record.cards is not None:
+        check_players_in(state, len(record.cards))
+    score: TableScore = score_table(state.rules, record, seats=len(seats))
+    chips = list(state.stones)
+    out = list(state.out)
+    applied: list[ScoreEvent] = []
+    players = {lance.lance: lance.players for lance in score.lances}
+
+    def pay(position: int, amount: int) -> int:
+        paid = min(amount, chips[position])
+        chips[position] -= paid
+        return paid
+
+    def runs_out(positions) -> None:
+        for position in positions:
+            if chips[position] == 0 and position not in out:
+                out.append(position)
+
+    for event in score.events:
+        applied.append(event)
+        if event.kind == "envite":
+            taker = seats[event.side]
+            if taker in out:  # it ran out earlier in the count: it has won, takes nothing
+                continue
+            payers = [seats[s] for s in players[event.lance] if s != event.side]
+            chips[taker] += sum(pay(p, event.stones) for p in payers)
+            runs_out(payers)
+        else:
+            pay(seats[event.side], event.stones)
+            runs_out([seats[event.side]])
+    if score.ordago is not None:
+        applied.append(score.ordago)
+        lance = next(x for x in score.lances if x.outcome.value == "ordago")
+        best, taker = seats[score.ordago.side], seats[lance.taker]
+        paid = pay(best, chips[best])
+        if taker not in out:  # else the chips go to the centre
+            chips[taker] += paid
+        runs_out([best])
+    left = [p for p in seats if p not in out]
+    n = state.rules.players
+    finished = len(left) <= 1
+    mano = seats[0]
+    next_mano = next(((mano + k) % n for k in range(1, n + 1) if (mano + k) % n not in out), mano)
+    if finished:
+        out.extend(left)
+    new = replace(
+        state,
+        stones=tuple(chips),
+        out=tuple(out),
+        mano=next_mano,
+        hands=state.hands + 1,
+        winner=out[0] if finished else None,
+    )
+    return new, HandOutcome(score, mano, tuple(applied), new.stones, None, match_ended=finished)
 
 
 def play_match(

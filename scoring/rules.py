@@ -9,7 +9,8 @@ Must not: know about tournaments, clubs or the database.
 
 Terms: reyes (8 reyes: every 3 is a rey and every 2 an as; 4 reyes: 3 and 2 keep their value),
 piedras (stones), juego (a game to 30/40 stones, and also the lance), vaca (a set of games),
-31 real, deje (the stone a refused envite gives), envite.
+31 real, deje (the stone a refused envite gives), envite, modalidad (``form``: pairs, trios,
+individual, Mus francés), fichas (the chips of Mus francés).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
-from scoring.errors import RuleSetError, shown
+from scoring.errors import FORM_TERMS, RuleSetError, shown
 
 
 class Real31(enum.StrEnum):
@@ -40,6 +41,30 @@ SUITED_REAL_31 = frozenset((Real31.SOTA_OF_SUIT, Real31.SOTA_APART))
 REAL_31_SUITS = ("oros", "copas", "espadas", "bastos")
 
 
+class Form(enum.StrEnum):
+    """Who plays against whom (sources 002/004: «individually between two or more players, up
+    to six, or between four or six, forming two sides»; 001: Mus francés)."""
+
+    PAIRS = "pairs"  # 2 x 2, seats alternating between the sides
+    TRIOS = "trios"  # 2 x 3, seats alternating between the sides
+    INDIVIDUAL = "individual"  # 2 to 6 players, each for themself, stones as in pairs
+    FRANCES = "frances"  # Mus francés: 3 to 6 players with chips (source 001)
+
+
+#: the seats each form allows, and how many when the rule set does not say
+FORM_SEATS = {
+    Form.PAIRS: (4, 4, 4),
+    Form.TRIOS: (6, 6, 6),
+    Form.INDIVIDUAL: (2, 6, 4),
+    Form.FRANCES: (3, 6, 4),
+}
+#: the forms where two sides play, as module constants: reading an enum's member from its class,
+#: or hashing it, costs more than the rest of a hand's look-ups
+_PAIRS, _TRIOS = Form.PAIRS, Form.TRIOS
+#: what a Mus francés player may start with (source 001: «empezará con 10 o 20 fichas»)
+FRANCES_CHIPS = (10, 20)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     kings: int = 8
@@ -56,6 +81,12 @@ class RuleSet:
     #: a stone forgotten is lost once the deck is cut (source 004): a hand can no longer be
     #: corrected once the next hand is entered
     forgotten_stones_lost: bool = False
+    #: who plays against whom; the fields after it only matter for some forms
+    form: Form = Form.PAIRS
+    #: how many players sit at the table (0: the form's usual number)
+    players: int = 0
+    #: Mus francés: the chips each player starts with
+    chips: int = 20
 
     def __post_init__(self) -> None:
         if (
@@ -132,6 +163,46 @@ class RuleSet:
                     option=name,
                     value=shown(value),
                 )
+        if not isinstance(self.form, Form):
+            raise RuleSetError(
+                "The form must be one of: pairs, trios, individual, frances (got {value}).",
+                code="form",
+                value=shown(self.form),
+            )
+        if self.real_31 in SUITED_REAL_31 and self.form is not Form.PAIRS:
+            raise RuleSetError(
+                "31 real by the suit of its cards ({value}) is scored for two pairs only; in "
+                "{form} choose off, sota_777 or figure_777.",
+                code="real_31_form",
+                value=self.real_31.value,
+                form=FORM_TERMS[self.form.value],
+            )
+        low, high, usual = FORM_SEATS[self.form]
+        if self.players == 0:
+            object.__setattr__(self, "players", usual)
+        if _out_of_range(self.players, low, high):
+            if low == high:
+                raise RuleSetError(
+                    "The form {form} is played by {low} players, not {value}.",
+                    code="players_fixed",
+                    form=FORM_TERMS[self.form.value],
+                    low=low,
+                    value=shown(self.players),
+                )
+            raise RuleSetError(
+                "The form {form} is played by {low} to {high} players, not {value}.",
+                code="players_range",
+                form=FORM_TERMS[self.form.value],
+                low=low,
+                high=high,
+                value=shown(self.players),
+            )
+        if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+            raise RuleSetError(
+                "In Mus francés each player starts with 10 or 20 chips, not {value}.",
+                code="chips",
+                value=shown(self.chips),
+            )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
@@ -165,7 +236,29 @@ class RuleSet:
                 ) from None
         if values.get("real_31_suit") is None:
             values.pop("real_31_suit", None)
+        if "form" in values:
+            raw = values["form"]
+            try:
+                values["form"] = raw if isinstance(raw, Form) else Form(raw)
+            except ValueError:
+                raise RuleSetError(
+                    "The form must be one of: pairs, trios, individual, frances (got {value}).",
+                    code="form",
+                    value=shown(raw),
+                ) from None
         return cls(**values)
+
+    @property
+    def sides(self) -> int:
+        """How many sides play a hand: 2 in pairs and trios, one per player otherwise."""
+        form = self.form
+        return 2 if form is _PAIRS or form is _TRIOS else self.players
+
+    @property
+    def individual(self) -> bool:
+        """Each player for themself (individual and Mus francés)."""
+        form = self.form
+        return form is not _PAIRS and form is not _TRIOS
 
     @property
     def max_game_stones(self) -> int:
@@ -197,7 +290,11 @@ class RuleSet:
             "real_31_suit": self.real_31_suit,
             "tio_perete": self.tio_perete,
             "forgotten_stones_lost": self.forgotten_stones_lost,
-        }
+        } | (
+            {}  # pairs, as before forms existed: stored rule sets compare equal
+            if self.form is Form.PAIRS
+            else {"form": self.form.value, "players": self.players, "chips": self.chips}
+        )
 
     def hand_correctable(self, number: int, hands: int) -> bool:
         """Whether hand ``number`` (from 1) of the ``hands`` entered so far may still be

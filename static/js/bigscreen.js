@@ -7,7 +7,10 @@
  *   side when both fit on the screen (at up to 80 % of the normal type size); otherwise one at
  *   a time, each for data-rotate seconds, showing every screenful of a slide before going on
  *   to the next one. A slide's [data-page] body is paged down ("y": the first row cut at the
- *   bottom comes to the top) or across ("x": standings flowing in columns, two at a time).
+ *   bottom comes to the top), across ("x": standings flowing in columns, two at a time) or by
+ *   the pages the server cut ("p": the mesas, split evenly, one page shown at a time).
+ *   The bracket's slide must fit across as well as down to stand beside the mesas; shown
+ *   alone and still too big, it is scaled down to fit whole.
  *   Pages are moved with a CSS transform, not by scrolling, so that a refresh of the content
  *   keeps the page that was on the screen.
  * No dependencies, no build step; without JavaScript the page reloads itself (meta refresh).
@@ -32,7 +35,9 @@
     }
 
     function overflows(slide) {
-      return slide.scrollHeight > slide.clientHeight + 2;
+      // a bracket is as wide as its rounds: it must fit across too
+      var wide = slide.classList.contains("sc-bracket") && slide.scrollWidth > slide.clientWidth + 2;
+      return wide || slide.scrollHeight > slide.clientHeight + 2;
     }
 
     // Where each page of a slide starts, in pixels along its paging direction.
@@ -40,6 +45,11 @@
       var el = body(slide);
       if (!el) return [0];
       var starts = [0];
+      if (el.getAttribute("data-page") === "p") {
+        // pages cut by the server, evenly (tournaments/web/screen_pages.py): one at a time
+        for (var p = 1; p < el.children.length; p++) starts.push(p);
+        return starts;
+      }
       if (el.getAttribute("data-page") === "x") {
         var gap = parseFloat(getComputedStyle(el).columnGap) || 0;
         var step = el.clientWidth + gap;
@@ -64,6 +74,14 @@
     function move(slide, offset) {
       var el = body(slide);
       if (!el) return;
+      if (el.getAttribute("data-page") === "p") {
+        Array.prototype.forEach.call(el.children, function (page, n) {
+          page.hidden = n !== offset;
+        });
+        var number = slide.querySelector("[data-page-number]");
+        if (number) number.textContent = String(offset + 1);
+        return;
+      }
       var axis = el.getAttribute("data-page") === "x" ? "X" : "Y";
       el.style.transform = offset ? "translate" + axis + "(" + -offset + "px)" : "";
     }
@@ -81,15 +99,37 @@
       return false;
     }
 
+    // A bracket too big for its slide (a double elimination, 32 pairs) is scaled down to fit
+    // it whole, across and down: the TV has no scrolling.
+    function fit(slide) {
+      var block = slide.querySelector(".bracket-block");
+      if (!block) return;
+      block.style.transform = "";
+      if (!slide.offsetParent) return; // not shown now: measured when it is
+      var title = slide.querySelector("h2");
+      var width = slide.clientWidth;
+      var height = slide.clientHeight - (title ? title.offsetHeight : 0);
+      var scale = Math.min(1, width / block.scrollWidth, height / block.scrollHeight);
+      if (scale < 1) {
+        block.style.transformOrigin = "0 0";
+        block.style.transform = "scale(" + scale + ")";
+      }
+    }
+
     function show(list) {
       list.forEach(function (slide, i) {
         slide.classList.toggle("active", i === index);
       });
+      list.forEach(fit);
     }
 
     this.layout = function () {
       var list = slides();
-      list.forEach(function (slide) { move(slide, 0); });
+      list.forEach(function (slide) {
+        move(slide, 0);
+        var block = slide.querySelector(".bracket-block");
+        if (block) block.style.transform = "";
+      });
       root.classList.remove("rotating");
       var fits = list.length < 2;
       // Side by side if it fits, with type a little smaller if need be; else one at a time.

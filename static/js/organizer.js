@@ -16,6 +16,47 @@
     sync();
   }
 
+  // Check-in without a reload: a form[data-fragment] is sent with fetch, and every element of
+  // the answer (the counts, the row or the whole roll) takes the place of the element of the
+  // page with the same id. The button is busy meanwhile; on an error (or no connection) the
+  // form is sent the ordinary way, so the page says what went wrong.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-fragment") || !window.fetch) return;
+    event.preventDefault();
+    if (form.getAttribute("aria-busy") === "true") return;
+    form.setAttribute("aria-busy", "true");
+    var button = form.querySelector("button");
+    if (button) button.disabled = true;
+    fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      credentials: "same-origin",
+      headers: { "X-Fragment": "1" },
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        var holder = document.createElement("template");
+        holder.innerHTML = html;
+        // a copy: each piece leaves holder.content as it is moved into the page
+        Array.prototype.slice.call(holder.content.children).forEach(function (piece) {
+          var old = piece.id && document.getElementById(piece.id);
+          if (old) old.replaceWith(piece);
+        });
+        var row = form.closest("[id]");
+        var again = row && document.getElementById(row.id);
+        var next = again && again.querySelector("form[data-fragment] button");
+        if (next && document.activeElement === document.body) next.focus();
+      })
+      .catch(function () {
+        form.removeAttribute("data-fragment");
+        form.submit();
+      });
+  });
+
   // The board reloads itself every data-refresh seconds (without JavaScript, a <noscript> meta
   // refresh does), but not while the organizer is typing in a field or the tab is hidden: a
   // page that reloads under the reader cannot be paused (WCAG 2.2.1, axe's meta-refresh).

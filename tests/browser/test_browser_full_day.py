@@ -96,7 +96,7 @@ def test_a_full_day_on_phones(new_phone, live_server, organizer, screenshot):
     desk.get_by_role("link", name="Inscribir parejas").last.click()
     desk.fill("#id_text", "\n".join(NAMES))
     desk.get_by_role("button", name="Inscribir la lista").click()
-    expect(desk.locator(".messages")).to_contain_text("8 pareja(s) inscrita(s).")
+    expect(desk.locator(".messages")).to_contain_text("8 parejas inscritas.")
     for n in range(8):
         desk.get_by_role("button", name=re.compile("^Marcar presente")).first.click()
         expect(desk.get_by_test_id("checked-in-count")).to_have_text(str(n + 1))
@@ -112,7 +112,7 @@ def test_a_full_day_on_phones(new_phone, live_server, organizer, screenshot):
     expect(desk.locator("h1")).to_contain_text("Ronda 1")
     expect(desk.locator(".table-row")).to_have_count(4)
     desk.get_by_role("button", name="Publicar la ronda").click()
-    expect(desk.locator(".messages")).to_contain_text("Ronda 1 publicada")
+    expect(desk.locator(".messages")).to_contain_text("Publicada: Ronda 1")
     round_page = desk.url
     desk.get_by_role("link", name="Hojas de mesa con QR").click()
     sheets = desk.locator("article.sheet")
@@ -245,8 +245,8 @@ def test_a_full_day_on_phones(new_phone, live_server, organizer, screenshot):
 
     # 6. Round 1 closed, round 2 drawn: four new tables, nobody meets the same pair again.
     desk.reload()  # still on the board
-    desk.get_by_role("button", name="Cerrar la ronda 1").click()
-    expect(desk.locator(".messages")).to_contain_text("Ronda 1 cerrada")
+    desk.get_by_role("button", name="Cerrar: Ronda 1").click()
+    expect(desk.locator(".messages")).to_contain_text("Cerrada: Ronda 1")
     desk.get_by_role("button", name="Sortear la ronda 2").click()
     expect(desk.locator("h1")).to_contain_text("Ronda 2")
     expect(desk.locator(".table-row")).to_have_count(4)

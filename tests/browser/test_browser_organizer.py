@@ -96,7 +96,7 @@ def test_organizer_main_flow_on_a_phone(phone, live_server, organizer, screensho
     phone.get_by_role("link", name="Inscribir parejas").last.click()
     phone.fill("#id_text", "\n".join(NAMES))
     phone.get_by_role("button", name="Inscribir la lista").click()
-    expect(phone.locator(".messages")).to_contain_text("8 pareja(s) inscrita(s).")
+    expect(phone.locator(".messages")).to_contain_text("8 parejas inscritas.")
     expect(phone.locator("li.entry")).to_have_count(8)
 
     # Check them in: one tap each, the page comes back to the row.
@@ -131,7 +131,7 @@ def test_organizer_main_flow_on_a_phone(phone, live_server, organizer, screensho
 
     # Publish, then print the table sheets: one QR code per table, one sheet per page.
     phone.get_by_role("button", name="Publicar la ronda").click()
-    expect(phone.locator(".messages")).to_contain_text("Ronda 1 publicada")
+    expect(phone.locator(".messages")).to_contain_text("Publicada: Ronda 1")
     rnd = Round.objects.get(phase__tournament=tournament)
     assert rnd.status == Round.Status.PUBLISHED
     phone.get_by_role("link", name="Hojas de mesa con QR").click()

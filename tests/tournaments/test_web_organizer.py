@@ -369,7 +369,7 @@ def test_paste_eight_pairs(client_org, tournament):
     assert response.status_code == 302
     assert tournament.entries.count() == 8
     page = client_org.get(response["Location"]).content.decode()
-    assert "8 pareja(s) inscrita(s)." in page
+    assert "8 parejas inscritas." in page
     assert "Ana García / Luis Pérez" in page
 
 

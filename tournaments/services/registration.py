@@ -3,10 +3,11 @@ pinned tables and substitutes.
 
 Responsible for: registering a pair (one by one or a pasted list, all or nothing), putting the
 pairs beyond max_pairs on the waiting list in order and promoting the first waiting pair when a
-place frees up while registration is open, withdrawal, check-in on the day and its undo, seeds
-(one per pair and tournament), pinning a pair to a table (e.g. a wheelchair user), and the
-substitute who plays one partida for one player of a pair. Withdrawals, seed changes,
-promotions and substitutions are written to the audit trail with who and through what.
+place frees up while registration is open, withdrawal, check-in on the day (one pair, or every
+registered pair at once) and its undo, seeds (one per pair and tournament), pinning a pair to
+a table (e.g. a wheelchair user), and the substitute who plays one partida for one player of a
+pair. Withdrawals, seed changes, promotions and substitutions are written to the audit trail
+with who and through what.
 
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
@@ -374,6 +375,28 @@ def entry_check_in_undo(
         entry.checked_in_at = None
         entry.save(update_fields=["status", "checked_in_at"])
     return entry
+
+
+def entries_check_in_all(
+    *, tournament: Tournament, actor: User, via: str = "api", device: str = ""
+) -> list[Entry]:
+    """Mark every registered pair present at once (the roll call starts from "todos
+    presentes"; the absent ones are then undone one tap each). Pairs on the waiting list or
+    withdrawn are left as they are; returns the pairs it checked in (none the second time)."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        _require_not_finished(tournament)
+        entries = list(
+            Entry.objects.select_for_update()
+            .filter(tournament=tournament, status=Entry.Status.REGISTERED)
+            .order_by("id")
+        )
+        now = timezone.now()
+        for entry in entries:
+            entry.status = Entry.Status.CHECKED_IN
+            entry.checked_in_at = now
+        Entry.objects.bulk_update(entries, ["status", "checked_in_at"])
+    return entries
 
 
 # --- Seed and table -----------------------------------------------------------------------

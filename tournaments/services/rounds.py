@@ -726,9 +726,9 @@ def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_
             "entry_id": entry_id,
             "other_id": other_entry_id,
         }
-        for match, leaving, coming in (
-            (first, entry_id, other_entry_id),
-            (second, other_entry_id, entry_id),
+        for match, other, leaving, coming in (
+            (first, second, entry_id, other_entry_id),
+            (second, first, other_entry_id, entry_id),
         ):
             old = _sides(match)
             if match.entry_a_id == leaving:
@@ -745,7 +745,11 @@ def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_
                 actor,
                 match=match,
                 old=old,
-                new=_sides(match),
+                # the other end of the swap, so the trail reads "mesa 2 ↔ mesa 3"
+                new={
+                    **_sides(match),
+                    "swapped_with": _swap_end(other, entries[leaving], entries[coming]),
+                },
             )
         if phase.format in ELIMINATION_FORMATS:
             phase.bracket = draw_manager.bracket_swap_entrants(
@@ -756,6 +760,15 @@ def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_
             _after_commit_email(rnd.id)
             _after_commit_standings(phase.id)
     return rnd
+
+
+def _swap_end(other: Match, left: Entry | None = None, came: Entry | None = None) -> dict:
+    """The other match of a swap as the audit trail keeps it: its table (None for a bye) and
+    id; for a swap of pairs, the pair that left for it and the pair that came from it."""
+    end: dict = {"table": other.table_number, "match": other.id}
+    if left is not None and came is not None:
+        end.update(left=str(left.pair), came=str(came.pair))
+    return end
 
 
 def _match_of(matches: list[Match], entry_id: int, rnd: Round) -> Match:
@@ -795,17 +808,15 @@ def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_i
         first.table_number = tables[1]
         first.save(update_fields=["table_number", "updated_at"])
         tournament = rnd.phase.tournament
-        _audit(
-            tournament, "match_tables_swapped", actor, match=first, old=old_first, new=_sides(first)
-        )
-        _audit(
-            tournament,
-            "match_tables_swapped",
-            actor,
-            match=second,
-            old=old_second,
-            new=_sides(second),
-        )
+        for match, old, other in ((first, old_first, second), (second, old_second, first)):
+            _audit(
+                tournament,
+                "match_tables_swapped",
+                actor,
+                match=match,
+                old=old,
+                new={**_sides(match), "swapped_with": _swap_end(other)},
+            )
         if rnd.status == Round.Status.PUBLISHED:
             _after_commit_email(rnd.id)
     return rnd

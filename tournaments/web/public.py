@@ -4,9 +4,10 @@ Responsible for: the pages a player, a friend at home or the bar's TV reads — 
 public tournaments, a tournament's page (who organizes it, where, when, the rules in force in
 words, the tables of the round in play, the live standings and the brackets), the standings of
 every phase, the brackets drawn as brackets, each round's tables, the pairs and each pair's
-matches, and the big screen (`.../pantalla/`) that refreshes itself from a fragment. Turning
-what the selectors return into plain display values (texts, signs, grid positions of a
-bracket's matches) happens here; templates only print them.
+matches, and the big screen (`.../pantalla/`) that refreshes itself from a fragment: the
+round's mesas in even pages (tournaments.web.screen_pages), and the standings or, during a
+knockout, the bracket. Turning what the selectors return into plain display values (texts,
+signs, grid positions of a bracket's matches) happens here; templates only print them.
 
 Must not: write anything, decide anything about the game, the draw or the order of the
 standings (scoring/ and tournaments/draw/ do; the standings are the snapshots stored by
@@ -51,11 +52,15 @@ from tournaments.selectors.rounds import (
 from tournaments.selectors.standings import standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
 from tournaments.web.names import bracket_round_title
+from tournaments.web.screen_pages import pages_of
 
 #: how often the big screen fetches its content again, in seconds
 SCREEN_REFRESH_SECONDS = 20
 #: how long the big screen shows one slide (or one screenful of it) when both do not fit
 SCREEN_SLIDE_SECONDS = 12
+#: mesas on one page of the big screen (three columns of six at 1920×1080, or any 16:9 TV:
+#: the type scales with the width); more are split evenly over pages (screen_pages)
+SCREEN_TABLES_PER_PAGE = 18
 
 STATE_TEXT = {
     Match.Status.PENDING: gettext_lazy("por jugar"),
@@ -191,6 +196,21 @@ class StandingLine:
     points: int | None = None
 
 
+#: the standings' columns: their short heading and what it means (the legend under the table)
+STANDINGS_COLUMNS = {
+    "points": (
+        gettext_lazy("Pts"),
+        gettext_lazy("juegos ganados (individual) o puntos por puesto (mus francés)"),
+    ),
+    "played": (gettext_lazy("PJ"), gettext_lazy("partidas jugadas")),
+    "won": (gettext_lazy("PG"), gettext_lazy("partidas ganadas")),
+    "games": (gettext_lazy("±J"), gettext_lazy("diferencia de juegos")),
+    "stones": (gettext_lazy("±P"), gettext_lazy("diferencia de piedras")),
+    "buchholz": (gettext_lazy("Bh"), gettext_lazy("Buchholz: partidas ganadas por sus rivales")),
+    "lives": (gettext_lazy("Vidas"), gettext_lazy("derrotas que le quedan antes de quedar fuera")),
+}
+
+
 @dataclass(frozen=True)
 class StandingsView:
     title: str
@@ -201,6 +221,24 @@ class StandingsView:
     lives: bool
     #: the standings of players alone (individual, Mus francés): a player a row, with points
     alone: bool = False
+
+    def _columns(self, compact: bool) -> list[tuple[str, str]]:
+        keys = (["points"] if self.alone else []) + ["played", "won", "games"]
+        if not compact:
+            keys += ["stones"] + (["buchholz"] if self.swiss else [])
+        if self.lives:
+            keys.append("lives")
+        return [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """The columns the full table shows, each (heading, meaning): every one is explained."""
+        return self._columns(False)
+
+    @property
+    def compact_columns(self) -> list[tuple[str, str]]:
+        """The columns of the tournament page's short table."""
+        return self._columns(True)
 
 
 @dataclass
@@ -906,17 +944,24 @@ def pair_page(
 
 
 def _screen_context(tournament: Tournament) -> dict:
+    """The TV's slides: the round's mesas (in even pages), and the standings or, during a
+    knockout, the bracket."""
     ctx = _context(tournament)
     phase, rnd = ctx.current_phase, ctx.current_round
     tables = _tables(tournament, phase, round_matches(rnd=rnd)) if rnd else []
     standings = []
-    if phase is not None and phase.format not in ELIMINATION_FORMATS:
+    bracket = None
+    if phase is not None and phase.format in ELIMINATION_FORMATS:
+        bracket = _bracket(tournament, phase)
+    elif phase is not None:
         standings = _standings(tournament, phase)
     return {
         "ctx": ctx,
         "t": tournament,
         "tables": tables,
+        "table_pages": pages_of(tables, SCREEN_TABLES_PER_PAGE),
         "standings": [s for s in standings if s.lines],
+        "bracket": bracket,
         "now": timezone.localtime(),
     }
 

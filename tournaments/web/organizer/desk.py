@@ -3,8 +3,9 @@
 Responsible for: creating a tournament from one of the peña's presets, editing its data and
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
 result, and the one step the desk suggests doing now), and changing its status (open the
-registration, start, finish). A failed action posted from the desk comes back to it with the
-error shown (``desk_error``; the phases' actions use it too).
+registration, start, finish), with links to what the players see (the public page and the
+venue's TV screen) once the tournament is published. A failed action posted from the desk
+comes back to it with the error shown (``desk_error``; the phases' actions use it too).
 
 Must not: decide which status may follow which, or whether a step is allowed: the suggested
 next step is a hint, and the services refuse and say why; write rows itself.
@@ -24,7 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -35,7 +36,7 @@ from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
-from tournaments.web.names import round_name
+from tournaments.web.names import is_named, round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
     USER_ERRORS,
@@ -176,7 +177,7 @@ def _next_step(
             "post": status_url,
             "fields": {"status": Tournament.Status.REGISTRATION},
         }
-    if tournament.registered_count < 2:
+    if tournament.registered_count < 2 and tournament.status == Tournament.Status.REGISTRATION:
         return {
             "text": _("Inscribe las parejas: una a una o pegando la lista."),
             "label": _("Inscribir parejas"),
@@ -212,10 +213,18 @@ def _next_step(
                     "post": status_url,
                     "fields": {"status": Tournament.Status.RUNNING},
                 }
+            missing = tournament.registered_count - checked_in
             return {
-                "text": _(
-                    "Pasa lista a las parejas y empieza el torneo: la inscripción se cierra."
-                ),
+                "text": ngettext(
+                    "Falta %(n)s pareja por pasar lista. Luego empieza el torneo: la "
+                    "inscripción se cierra.",
+                    "Faltan %(n)s parejas por pasar lista. Luego empieza el torneo: la "
+                    "inscripción se cierra.",
+                    missing,
+                )
+                % {"n": missing}
+                if checked_in
+                else _("Pasa lista a las parejas y empieza el torneo: la inscripción se cierra."),
                 "label": _("Empezar el torneo"),
                 "post": status_url,
                 "fields": {"status": Tournament.Status.RUNNING},
@@ -232,7 +241,7 @@ def _next_step(
     last = rounds[-1]
     round_kw = {"round_id": last.pk}
     # a knockout's round is named as its bracket names it ("Cuartos de final"), never "ronda 1"
-    named = current.format == Phase.Format.SINGLE_ELIMINATION
+    named = is_named(current)
     name = {"round": round_name(last, current)}
     if last.status == Round.Status.DRAFT:
         return {
@@ -298,8 +307,16 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
             rnd.progress = progress.get(rnd.pk, {"total": 0, "confirmed": 0, "disputed": 0})
         phase.has_next = any(p.order > phase.order for p in phases)
     checked_in = Entry.objects.filter(tournament=tournament, status=Entry.Status.CHECKED_IN).count()
+    public_urls = {}
+    if tournament.is_public and tournament.status != Tournament.Status.DRAFT:
+        args = [tournament.club.slug, tournament.slug]
+        public_urls = {
+            "page": reverse("web:tournament", args=args),
+            "screen": reverse("web:public-screen", args=args),
+        }
     return {
         "tournament": tournament,
+        "public_urls": public_urls,
         "phases": phases,
         "checked_in": checked_in,
         "next_step": _next_step(tournament, phases, progress, checked_in),

@@ -6,9 +6,11 @@ pasted one name a line, checked in and withdrawn one tap each).
 
 Responsible for: the pairs page of a tournament (who is registered, present, on the waiting
 list or withdrawn) and its one-tap actions: register one pair (two players of the peña, or two
-typed names) or a pasted list, check a pair in or undo it, withdraw it (and say who leaves the
-waiting list in its place), set its seed and the mesa it always plays at. Each action comes back
-to the same row of the list, or shows the page again with the error and what was typed.
+typed names) or a pasted list, check every pair in at once ("todos presentes"), check a pair in
+or undo it (with organizer.js, without reloading the page: the answer is the row and the counts
+that changed, ``_fragment``), withdraw it (and say who leaves the waiting list in its place),
+set its seed and the mesa it always plays at. Each action comes back to the same row of the
+list, or shows the page again with the error and what was typed.
 
 Must not: decide whether a pair may register, check in or withdraw, or who is promoted from the
 waiting list (tournaments.services.registration does); write rows itself.
@@ -29,7 +31,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -59,8 +61,19 @@ def entries(
     if tournament.entrant_kind in entrant_services.ALONE:
         return _individuals(request, tournament, paste_form, error, status)
     players = club_selectors.players_for_club(user=request.user, club=tournament.club)
+    context = {
+        **_roll(tournament, entry_forms or {}),
+        "add_form": add_form or forms.EntryAddForm(players=players),
+        "paste_form": paste_form or forms.EntriesPasteForm(),
+        "error": error,
+        "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
+    }
+    return render(request, "organizer/entries.html", context, status=status)
+
+
+def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
+    """The pairs with their row forms, and the counts over them (the page and its fragments)."""
     rows = [e for e in entry_list(tournament=tournament) if not e.drawn]
-    entry_forms = entry_forms or {}
     for entry in rows:
         entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
             initial={"seed": entry.seed}, prefix=f"seed{entry.pk}"
@@ -70,21 +83,33 @@ def entries(
         )
         entry.open = any(key[1] == entry.pk for key in entry_forms)
     counts = Counter(entry.status for entry in rows)
-    context = {
+    return {
         "tournament": tournament,
         "entries": rows,
         "counts": {
             "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
             "checked_in": counts[Entry.Status.CHECKED_IN],
+            "absent": counts[Entry.Status.REGISTERED],
             "waiting": counts[Entry.Status.WAITING],
             "withdrawn": counts[Entry.Status.WITHDRAWN],
         },
-        "add_form": add_form or forms.EntryAddForm(players=players),
-        "paste_form": paste_form or forms.EntriesPasteForm(),
-        "error": error,
-        "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
     }
-    return render(request, "organizer/entries.html", context, status=status)
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    """A tap sent by organizer.js (fetch): answer the changed pieces, not a redirect."""
+    return request.headers.get("X-Fragment") == "1"
+
+
+def _fragment(request: HttpRequest, tournament, entry_id: int | None = None) -> HttpResponse:
+    """The counts and the one row that changed (or the whole roll): organizer.js puts each
+    element of the answer in place of the element of the page with the same id."""
+    context = _roll(tournament, {})
+    if entry_id is not None:
+        context["row"] = next((e for e in context["entries"] if e.pk == entry_id), None)
+    response = render(request, "organizer/_entries_fragment.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _individuals(request: HttpRequest, tournament, paste_form, error: str, status: int):
@@ -124,16 +149,22 @@ def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
 def _registered_text(registered: list, tournament=None) -> str:
     kind = tournament.entrant_kind if tournament is not None else Tournament.EntrantKind.PAIRS
     if kind in entrant_services.ALONE:
-        return _("%(n)s jugador(es) inscrito(s).") % {"n": len(registered)}
+        n = len(registered)
+        return ngettext("%(n)s jugador inscrito.", "%(n)s jugadores inscritos.", n) % {"n": n}
     waiting = sum(1 for e in registered if e.status == Entry.Status.WAITING)
+    count = len(registered) - waiting
     if kind == Tournament.EntrantKind.TRIOS:
-        text = _("%(n)s trío(s) inscrito(s).") % {"n": len(registered) - waiting}
+        text = ngettext("%(n)s trío inscrito.", "%(n)s tríos inscritos.", count) % {"n": count}
         if waiting:
-            text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+            text += " " + ngettext(
+                "%(n)s trío en lista de espera.", "%(n)s tríos en lista de espera.", waiting
+            ) % {"n": waiting}
         return text
-    text = _("%(n)s pareja(s) inscrita(s).") % {"n": len(registered) - waiting}
+    text = ngettext("%(n)s pareja inscrita.", "%(n)s parejas inscritas.", count) % {"n": count}
     if waiting:
-        text += " " + _("%(n)s en lista de espera.") % {"n": waiting}
+        text += " " + ngettext(
+            "%(n)s pareja en lista de espera.", "%(n)s parejas en lista de espera.", waiting
+        ) % {"n": waiting}
     return text
 
 
@@ -226,6 +257,8 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
             )
         except USER_ERRORS as exc:
             return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+        if _wants_fragment(request) and not isinstance(result, registration_services.Withdrawal):
+            return _fragment(request, tournament, entry_id)
         if isinstance(result, registration_services.Withdrawal):
             text = _("%(pair)s se ha retirado.") % {"pair": result.entry.pair}
             if result.promoted is not None:
@@ -241,6 +274,27 @@ def _entry_action(service: Callable[..., Any]) -> Callable[..., HttpResponse]:
 entry_check_in = _entry_action(registration_services.entry_check_in)
 entry_check_in_undo = _entry_action(registration_services.entry_check_in_undo)
 entry_withdraw = _entry_action(registration_services.entry_withdraw)
+
+
+@login_required
+@require_POST
+def entries_check_in_all(request: HttpRequest, tournament_id: int):
+    """ "Todos presentes": every registered pair present; the absent ones are undone one by one."""
+    tournament = tournament_for(request, tournament_id)
+    try:
+        done = registration_services.entries_check_in_all(
+            tournament=tournament, actor=request.user, via=VIA, device=device_of(request)
+        )
+    except USER_ERRORS as exc:
+        return entries(request, tournament.pk, error=error_message(exc), status=status_of(exc))
+    if _wants_fragment(request):
+        return _fragment(request, tournament)
+    messages.success(
+        request,
+        ngettext("%(n)s pareja marcada presente.", "%(n)s parejas marcadas presentes.", len(done))
+        % {"n": len(done)},
+    )
+    return redirect(_entries_url(tournament.pk))
 
 
 def _entry_form_action(form_class, name: str, service, argument: str, done: str):

@@ -3,7 +3,7 @@
 Responsible for: turning what the results services stored into what a person reads — a result
 (each juego's piedras, juegos won, vacas, the winner), the juegos where two versions of a
 dispute differ, and each row of the audit trail (what happened, by which side, who, through
-which door, the state before and after).
+which door, the state before and after; a swap with both its ends: "mesa 2 ↔ mesa 3").
 
 Must not: compute a result or decide a winner (scoring/ did, and the stored summary says so);
 read anything from the database beyond the rows it is given.
@@ -130,6 +130,27 @@ def _side_text(new: Any) -> str:
     return ""
 
 
+def _table_text(table: Any) -> str:
+    return _("mesa %(n)s") % {"n": table} if table is not None else _("descanso")
+
+
+def _swap_text(old: Any, new: Any) -> str:
+    """A swap in words, both ends named: "mesa 2 ↔ mesa 3", and which pair went where."""
+    if not isinstance(new, dict) or not isinstance(new.get("swapped_with"), dict):
+        return ""
+    other = new["swapped_with"]
+    if "left" in other:  # two pairs swapped: the table stays, the pairs move
+        here, there = new.get("table"), other.get("table")
+        return _("%(here)s ↔ %(there)s: %(left)s → %(there)s, %(came)s → %(here)s") % {
+            "here": _table_text(here),
+            "there": _table_text(there),
+            "left": other["left"],
+            "came": other.get("came", ""),
+        }
+    before = old.get("table") if isinstance(old, dict) else None
+    return f"{_table_text(before)} ↔ {_table_text(new.get('table'))}"
+
+
 def audit_rows(match: Match) -> list[dict]:
     return [
         {
@@ -140,6 +161,7 @@ def audit_rows(match: Match) -> list[dict]:
             "via": VIA_LABELS.get(row.via, row.via),
             "old": _state_text(row.old),
             "new": _state_text(row.new),
+            "swap": _swap_text(row.old, row.new),
         }
         for row in match.audit.all()
     ]

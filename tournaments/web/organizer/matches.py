@@ -111,6 +111,16 @@ def match_detail(
     return render(request, "organizer/match.html", context, status=status)
 
 
+def _named(match: Match, done: str) -> str:
+    """A message about a partida that says which: "Mesa 3 · Ana / Luis – Rosa / Juan: …"."""
+    pairs = " – ".join(str(e.pair) for e in (match.entry_a, match.entry_b) if e is not None)
+    if match.table_number:
+        where = _("Mesa %(n)s · %(pairs)s") % {"n": match.table_number, "pairs": pairs}
+    else:
+        where = pairs
+    return _("%(where)s: %(done)s") % {"where": where, "done": done}
+
+
 def _match_action(name: str, call: Callable[..., Any], done: str):
     """A write of the result from the partida's page; ``call(match, form, request)``."""
 
@@ -131,7 +141,7 @@ def _match_action(name: str, call: Callable[..., Any], done: str):
                 error=error_message(exc),
                 status=status_of(exc),
             )
-        messages.success(request, done)
+        messages.success(request, _named(match, str(done)))
         return redirect("web:organizer-match", match_id=match.pk)
 
     return view

@@ -26,6 +26,7 @@ from config.errors import error_message
 from tournaments.models import Phase
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import rounds as round_services
+from tournaments.web.names import round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, phase_for, status_of, tournament_for
 from tournaments.web.organizer.desk import desk_error
@@ -75,7 +76,8 @@ def round_generate(request: HttpRequest, phase_id: int):
         return desk_error(request, phase.tournament_id, exc)
     messages.success(
         request,
-        _("Ronda %(n)s sorteada. Revísala y publícala cuando esté lista.") % {"n": rnd.number},
+        _("Sorteada: %(round)s de %(phase)s. Revísala y publícala cuando esté lista.")
+        % {"round": round_name(rnd), "phase": phase.name},
     )
     return redirect("web:organizer-round", round_id=rnd.pk)
 
@@ -102,7 +104,7 @@ def phase_advance(request: HttpRequest, phase_id: int):
         return desk_error(request, phase.tournament_id, exc)
     messages.success(
         request,
-        _("%(phase)s ha terminado y la ronda %(n)s de %(next)s está sorteada.")
-        % {"phase": phase.name, "n": rnd.number, "next": rnd.phase.name},
+        _("%(phase)s ha terminado. Sorteada: %(round)s de %(next)s.")
+        % {"phase": phase.name, "round": round_name(rnd), "next": rnd.phase.name},
     )
     return redirect("web:organizer-round", round_id=rnd.pk)

@@ -26,7 +26,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.errors import error_message
@@ -36,6 +35,7 @@ from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.entrants import frances_table_get, frances_table_list, individual_list
 from tournaments.services import rounds as round_services
 from tournaments.services.frances import frances_result_submit
+from tournaments.web.names import round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, round_for, status_of
 
@@ -136,8 +136,52 @@ def frances_result(request: HttpRequest, round_id: int, table_id: int):
     return redirect("web:organizer-round", round_id=rnd.pk)
 
 
-def _round_change(form_class, key: str, service: Callable[..., Any], done: str):
-    """A change to a round before it starts: swap two pairs, swap two tables, move a table."""
+def _table_text(match: Match | None) -> str:
+    if match is None or match.kind == Match.Kind.BYE or not match.table_number:
+        return _("descanso")
+    return _("mesa %(n)s") % {"n": match.table_number}
+
+
+def _match_text(match: Match) -> str:
+    """A partida by its pairs: "Ana / Luis – Carmen / Pedro"."""
+    pairs = [str(e.pair) for e in (match.entry_a, match.entry_b) if e is not None]
+    return " – ".join(pairs)
+
+
+def _swapped_entries(matches: list[Match], data: dict) -> str:
+    """What a swap of pairs did, both ends named: "Ana / Luis (mesa 2) ↔ Rosa / Juan (mesa 3)"."""
+    where = {e.pk: (e, m) for m in matches for e in (m.entry_a, m.entry_b) if e is not None}
+    (one, first), (other, second) = where[data["entry_id"]], where[data["other_entry_id"]]
+    return _("Parejas cambiadas: %(one)s (%(here)s) ↔ %(other)s (%(there)s).") % {
+        "one": one.pair,
+        "here": _table_text(first),
+        "other": other.pair,
+        "there": _table_text(second),
+    }
+
+
+def _swapped_tables(matches: list[Match], data: dict) -> str:
+    by_id = {m.pk: m for m in matches}
+    first, second = by_id[data["match_id"]], by_id[data["other_match_id"]]
+    return _("Mesas cambiadas: %(here)s ↔ %(there)s. %(one)s juega en la %(there)s.") % {
+        "here": _table_text(first),
+        "there": _table_text(second),
+        "one": _match_text(first),
+    }
+
+
+def _moved(matches: list[Match], data: dict) -> str:
+    match = next(m for m in matches if m.pk == data["match_id"])
+    return _("%(match)s: de la %(here)s a la mesa %(n)s.") % {
+        "match": _match_text(match),
+        "here": _table_text(match),
+        "n": data["table_number"],
+    }
+
+
+def _round_change(form_class, key: str, service: Callable[..., Any], done: Callable[..., str]):
+    """A change to a round before it starts: swap two pairs, swap two tables, move a table.
+    ``done`` says what changed, naming the pairs and mesas, from the round as it was."""
 
     @login_required
     @require_POST
@@ -163,26 +207,20 @@ def _round_change(form_class, key: str, service: Callable[..., Any], done: str):
                 error=error_message(exc),
                 status=status_of(exc),
             )
-        messages.success(request, done)
+        messages.success(request, done(list(matches), form.cleaned_data))
         return redirect("web:organizer-round", round_id=rnd.pk)
 
     return view
 
 
 round_swap_entries = _round_change(
-    forms.SwapEntriesForm,
-    "swap_entries",
-    round_services.round_entries_swap,
-    gettext_lazy("Parejas cambiadas."),
+    forms.SwapEntriesForm, "swap_entries", round_services.round_entries_swap, _swapped_entries
 )
 round_swap_tables = _round_change(
-    forms.SwapTablesForm,
-    "swap_tables",
-    round_services.round_tables_swap,
-    gettext_lazy("Mesas cambiadas."),
+    forms.SwapTablesForm, "swap_tables", round_services.round_tables_swap, _swapped_tables
 )
 round_move_table = _round_change(
-    forms.MoveTableForm, "move", round_services.match_table_move, gettext_lazy("Partida movida.")
+    forms.MoveTableForm, "move", round_services.match_table_move, _moved
 )
 
 
@@ -196,7 +234,8 @@ def round_publish(request: HttpRequest, round_id: int):
         return round_detail(request, rnd.pk, error=error_message(exc), status=status_of(exc))
     messages.success(
         request,
-        _("Ronda %(n)s publicada. Imprime las hojas de mesa con su código QR.") % {"n": rnd.number},
+        _("Publicada: %(round)s. Imprime las hojas de mesa con su código QR.")
+        % {"round": round_name(rnd)},
     )
     return redirect("web:organizer-round", round_id=rnd.pk)
 
@@ -235,5 +274,5 @@ def round_close(request: HttpRequest, round_id: int):
         round_services.round_close(round=rnd, actor=request.user)
     except USER_ERRORS as exc:
         return round_board(request, rnd.pk, error=error_message(exc), status=status_of(exc))
-    messages.success(request, _("Ronda %(n)s cerrada.") % {"n": rnd.number})
+    messages.success(request, _("Cerrada: %(round)s.") % {"round": round_name(rnd)})
     return redirect("web:organizer-tournament", tournament_id=rnd.phase.tournament_id)

@@ -51,6 +51,11 @@ urlpatterns = [
     path(T + "parejas", entries.entries, name="organizer-entries"),
     path(T + "parejas/anadir", entries.entry_add, name="organizer-entry-add"),
     path(T + "parejas/pegar", entries.entries_paste, name="organizer-entries-paste"),
+    path(
+        T + "parejas/todas-presentes",
+        entries.entries_check_in_all,
+        name="organizer-entries-check-in-all",
+    ),
     path(E + "presente", entries.entry_check_in, name="organizer-entry-check-in"),
     path(E + "ausente", entries.entry_check_in_undo, name="organizer-entry-check-in-undo"),
     path(E + "retirar", entries.entry_withdraw, name="organizer-entry-withdraw"),
