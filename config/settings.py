@@ -287,7 +287,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # An entry's status is shared by pairs', trios' and players alone's records: one name.
-    "ENUM_NAME_OVERRIDES": {"EntryStatusEnum": "tournaments.models.Entry.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        # a league and a circuit each have their own tiebreaks: two enums, two names
+        "LeagueTiebreakEnum": "clubs.leagues.table.TIEBREAKS",
+        "CircuitTiebreakEnum": "clubs.circuits.ranking.TIEBREAKS",
+    },
     # Every operation documents its error responses and the one error body (config/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

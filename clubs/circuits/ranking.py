@@ -47,6 +47,10 @@ class Tiebreak(StrEnum):
     LATEST = "latest"
 
 
+#: the tiebreaks' names, as the API takes them
+TIEBREAKS = tuple(t.value for t in Tiebreak)
+
+
 @dataclass(frozen=True)
 class PhaseTable:
     """One table of standings: (rank, pair id) rows; a phase has one, or one per group."""

@@ -75,7 +75,7 @@ def register_and_draw(desk, base: str, t: Tournament, lines: list[str], register
     expect(desk.locator("h1")).to_contain_text("Ronda 1")
     expect(desk.locator(".table-row")).to_have_count(2)
     desk.get_by_role("button", name="Publicar la ronda").click()
-    expect(desk.locator(".messages")).to_contain_text("Ronda 1 publicada")
+    expect(desk.locator(".messages")).to_contain_text("Publicada: Ronda 1")
     return Round.objects.get(phase__tournament=t, number=1)
 
 
@@ -84,7 +84,7 @@ def test_one_round_of_an_individual_tournament(new_phone, live_server, organizer
     base = live_server.url
     t = tournament(organizer, Tournament.EntrantKind.INDIVIDUALS, "Individual de San Martín")
     desk = new_phone()
-    round_1 = register_and_draw(desk, base, t, PLAYERS, "8 jugador(es) inscrito(s).")
+    round_1 = register_and_draw(desk, base, t, PLAYERS, "8 jugadores inscritos.")
     screenshot(desk, "forms-individual-round")
     matches = list(round_1.matches.select_related("entry_a__pair", "entry_b__pair"))
     seated = [
@@ -123,7 +123,7 @@ def test_one_round_of_trios(new_phone, live_server, organizer, screenshot):
     base = live_server.url
     t = tournament(organizer, Tournament.EntrantKind.TRIOS, "Tríos de Santa Águeda")
     desk = new_phone()
-    round_1 = register_and_draw(desk, base, t, TRIOS, "4 trío(s) inscrito(s).")
+    round_1 = register_and_draw(desk, base, t, TRIOS, "4 tríos inscritos.")
     expect(desk.locator(".tables")).to_contain_text("Ana García / Luis Pérez / Eva Ruiz")
     screenshot(desk, "forms-trios-round")
     for m in round_1.matches.all():

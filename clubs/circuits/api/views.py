@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from clubs import selectors as club_selectors
 from clubs.circuits import interpenas, selectors, services
 from clubs.circuits.models import Circuit, Interpena
-from clubs.circuits.ranking import Tiebreak
+from clubs.circuits.ranking import TIEBREAKS
 from clubs.circuits.teams import signature
 
 # --- Circuits ------------------------------------------------------------------------------
@@ -79,7 +79,7 @@ class CircuitInputSerializer(serializers.Serializer):
     participation_points = serializers.IntegerField(required=False)
     best_results = serializers.IntegerField(required=False, allow_null=True)
     tiebreaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
+        child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
         max_length=10,
     )
