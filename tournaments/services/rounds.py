@@ -6,7 +6,8 @@ the organizer's changes to a round before it starts (swap two pairs, swap two ta
 match to a free table), each kept in the audit trail; publishing and closing rounds; finishing
 a phase and going on to the next one (groups then knockout: the knockout is drawn from the
 group standings); creating the next bracket matches as results are confirmed
-(`bracket_advance`); and e-mailing players their table (`round_pairings_email`).
+(`bracket_advance`); and e-mailing players their table (`round_pairings_email`), in the
+peña's language (tournaments.services.mail).
 
 Every write draws its own transaction, re-reads the rows it changes with select_for_update
 (phase, then round, then matches — always in that order), re-checks their state, and queues

@@ -71,6 +71,7 @@ class ClubCreateForm(Form):
     language = forms.ChoiceField(
         label=_("Idioma de los correos"),
         choices=settings.LANGUAGES,
+        required=False,
         help_text=_("Los emparejamientos a los jugadores y los avisos a los organizadores."),
     )
 
@@ -80,6 +81,9 @@ class ClubCreateForm(Form):
         codes = [code for code, _name in settings.LANGUAGES]
         language = (get_language() or "es").split("-")[0]
         self.fields["language"].initial = language if language in codes else "es"
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or self.fields["language"].initial
 
 
 class TournamentForm(Form):
