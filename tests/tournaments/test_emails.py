@@ -231,3 +231,21 @@ def _no_other_language(language: str, messages: list[tuple[str, str]]) -> None:
         else:
             leaked = [w for w in SPANISH if w in text]
             assert not leaked, (leaked, text)
+
+
+@pytest.mark.parametrize(
+    "language, name", [("es", "Semifinales"), ("eu", "Finalerdiak"), ("fr", "Demi-finales")]
+)
+def test_a_knockout_round_is_named_as_its_bracket_names_it(
+    language, name, django_capture_on_commit_callbacks
+):
+    t, organizer, entries = tournament_field(4)
+    Club.objects.filter(pk=t.club_id).update(language=language)
+    entries[0].pair.player_one.email = "ana@example.org"
+    entries[0].pair.player_one.save()
+    phase = phase_create(tournament=t, actor=organizer, name="Cuadro", format="single_elimination")
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_publish(round=rnd, actor=organizer)
+    [message] = mail.outbox
+    assert name in message.subject and name in message.body
