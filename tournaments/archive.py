@@ -44,7 +44,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 1
+VERSION = 2
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48
@@ -61,6 +61,9 @@ RULES = {
     "real_31": "str",
     "dejes": "bool",
     "min_envite": "int",
+    "real_31_suit": "str",
+    "tio_perete": "bool",
+    "forgotten_stones_lost": "bool",
 }
 
 FIELDS: dict[str, dict[str, str]] = {
@@ -107,6 +110,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "draw_seed": "int",
         "preset_name": "str",
         **RULES,
+        "entrant_kind": "str",
+        "frances_table_size": "int",
         "created_by": "str?",
         "created_at": "datetime",
     },
@@ -116,6 +121,16 @@ FIELDS: dict[str, dict[str, str]] = {
         "seed": "int?",
         "status": "str",
         "pinned_table": "int?",
+        "registered_at": "datetime",
+        "checked_in_at": "datetime?",
+        "withdrawn_at": "datetime?",
+        "player_three": "int?",
+        "drawn": "bool",
+    },
+    "individual_entries": {
+        "id": "int",
+        "player": "int",
+        "status": "str",
         "registered_at": "datetime",
         "checked_in_at": "datetime?",
         "withdrawn_at": "datetime?",
@@ -172,6 +187,27 @@ FIELDS: dict[str, dict[str, str]] = {
         "confirmed_at": "datetime?",
         "created_at": "datetime",
     },
+    "frances_tables": {
+        "table_number": "int",
+        "status": "str",
+        "order": "json",
+        "version": "int",
+        "reasons": "list",
+        "confirmed_at": "datetime?",
+        "created_at": "datetime",
+    },
+    "seats": {"entry": "int", "seat": "int"},
+    "frances_submissions": {
+        "seat": "int",
+        "via": "str",
+        "order": "json",
+        "confirms": "bool",
+        "idempotency_key": "str",
+        "based_on_version": "int",
+        "device": "str",
+        "created_by": "str?",
+        "created_at": "datetime",
+    },
     "submissions": {
         "side": "str",
         "via": "str",
@@ -215,9 +251,10 @@ FIELDS: dict[str, dict[str, str]] = {
 
 #: the lists of records each kind holds, in the order they nest
 CHILDREN: dict[str, tuple[str, ...]] = {
-    "tournaments": ("entries", "phases", "audit"),
+    "tournaments": ("entries", "individual_entries", "phases", "audit"),
     "phases": ("groups", "rounds"),
-    "rounds": ("matches",),
+    "rounds": ("matches", "frances_tables"),
+    "frances_tables": ("seats", "frances_submissions"),
     "matches": ("submissions", "hands", "substitutions", "late_penalties"),
 }
 
@@ -225,6 +262,22 @@ CHILDREN: dict[str, tuple[str, ...]] = {
 TOP = ("clubs", "presets", "players", "pairs", "tournaments")
 
 SCOPES = ("club", "tournament")
+
+#: what version 1 lacked, by kind of record: an archive of version 1 opens with these values
+#: (what a tournament of that time was: pairs, no house rules, no players alone)
+ADDED_IN_2: dict[str, dict[str, Any]] = {
+    "presets": {"real_31_suit": "", "tio_perete": False, "forgotten_stones_lost": False},
+    "tournaments": {
+        "real_31_suit": "",
+        "tio_perete": False,
+        "forgotten_stones_lost": False,
+        "entrant_kind": "pairs",
+        "frances_table_size": 4,
+        "individual_entries": [],
+    },
+    "entries": {"player_three": None, "drawn": False},
+    "rounds": {"frances_tables": []},
+}
 
 
 # --- Building ----------------------------------------------------------------------------------
@@ -390,11 +443,33 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
         )
     if _has_nul(data):
         raise _damaged("(text)", Term("a NUL character"))
+    if version == 1:
+        data = _from_version_1(data)
     if data.get("scope") not in SCOPES:
         raise _damaged("scope", Term("neither 'club' nor 'tournament'"))
     _check_record("club", data.get("club"), "club")
     for kind in TOP:
         _check_list(kind, data.get(kind), kind)
+    return data
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 archive with the fields version 2 added, at their ADDED_IN_2 values (a
+    record that already has one keeps it; what is not a record is left for the checks)."""
+
+    def filled(kind: str, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        out = {**ADDED_IN_2.get(kind, {}), **value}
+        for child in CHILDREN.get(kind, ()):
+            if isinstance(out.get(child), list):
+                out[child] = [filled(child, item) for item in out[child]]
+        return out
+
+    data = dict(data)
+    for kind in TOP:
+        if isinstance(data.get(kind), list):
+            data[kind] = [filled(kind, item) for item in data[kind]]
     return data
 
 
@@ -481,11 +556,31 @@ def bracket_remap(bracket: Any, entries: Mapping[int, int]) -> Any:
     return out
 
 
-def phase_settings_remap(settings: Any, entries: Mapping[int, int]) -> Any:
-    """A phase's settings with the entry ids of its stored liguilla groups replaced."""
-    if not isinstance(settings, dict) or not isinstance(settings.get("groups"), list):
+def phase_settings_remap(
+    settings: Any, entries: Mapping[int, int], individuals: Mapping[int, int] | None = None
+) -> Any:
+    """A phase's settings with the entry ids of its stored liguilla groups replaced, and the
+    players' ids (IndividualEntry) of its rests (round number → who rested) through
+    ``individuals``; KeyError for an id the archive does not hold."""
+    if not isinstance(settings, dict):
         return settings
-    groups = [
-        {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]} for g in settings["groups"]
-    ]
-    return {**settings, "groups": groups}
+    out = dict(settings)
+    if isinstance(settings.get("groups"), list):
+        out["groups"] = [
+            {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]}
+            for g in settings["groups"]
+        ]
+    if isinstance(settings.get("rests"), dict):
+        out["rests"] = {
+            number: [(individuals or {})[i] for i in ids]
+            for number, ids in settings["rests"].items()
+        }
+    return out
+
+
+def order_remap(order: Any, individuals: Mapping[int, int]) -> Any:
+    """A Mus francés finishing order (players' IndividualEntry ids, the winner first) with the
+    ids replaced; None stays None; KeyError for an id the archive does not hold."""
+    if order is None:
+        return None
+    return [individuals[i] for i in order]

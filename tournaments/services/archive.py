@@ -47,6 +47,7 @@ from tournaments.archive import (
     RULES,
     archive_open,
     bracket_remap,
+    order_remap,
     parse_date,
     parse_datetime,
     phase_settings_remap,
@@ -54,8 +55,12 @@ from tournaments.archive import (
 from tournaments.models import (
     AuditEntry,
     Entry,
+    FrancesSeat,
+    FrancesSubmission,
+    FrancesTable,
     Group,
     HandEntry,
+    IndividualEntry,
     LatePenalty,
     Match,
     Phase,
@@ -290,6 +295,8 @@ _TOURNAMENT_COPIED = (
     "draw_seed",
     "preset_name",
     *RULES,
+    "entrant_kind",
+    "frances_table_size",
 )
 
 _PHASE_COPIED = tuple(
@@ -340,6 +347,8 @@ def _tournament(
             pinned_table=e["pinned_table"],
             checked_in_at=parse_datetime(e["checked_in_at"]),
             withdrawn_at=parse_datetime(e["withdrawn_at"]),
+            player_three=players.get(e["player_three"], f"{at}.player_three"),
+            drawn=e["drawn"],
         )
         new_entries.append(
             (_checked(entry, at), {"registered_at": parse_datetime(e["registered_at"])})
@@ -348,6 +357,24 @@ def _tournament(
     _insert(Entry, new_entries)
     entry_pks = {ref: entry.pk for ref, entry in entries.rows.items()}
 
+    individuals = _Ids(Term("player entered alone"))
+    new_individuals = []
+    for n, i in enumerate(row["individual_entries"]):
+        at = f"{where}.individual_entries[{n}]"
+        individual = IndividualEntry(
+            tournament=tournament,
+            player=players.get(i["player"], f"{at}.player"),
+            status=i["status"],
+            checked_in_at=parse_datetime(i["checked_in_at"]),
+            withdrawn_at=parse_datetime(i["withdrawn_at"]),
+        )
+        new_individuals.append(
+            (_checked(individual, at), {"registered_at": parse_datetime(i["registered_at"])})
+        )
+        individuals[i["id"]] = individual
+    _insert(IndividualEntry, new_individuals)
+    individual_pks = {ref: i.pk for ref, i in individuals.rows.items()}
+
     phases, groups = _Ids(Term("phase")), _Ids(Term("group"))
     matches = _Ids(Term("match"))
     children: dict[str, list[tuple[models.Model, dict]]] = {
@@ -355,12 +382,15 @@ def _tournament(
         "hands": [],
         "substitutions": [],
         "late_penalties": [],
+        "frances_tables": [],
+        "seats": [],
+        "frances_submissions": [],
     }
     for n, p in enumerate(row["phases"]):
         at = f"{where}.phases[{n}]"
         try:
             bracket = bracket_remap(p["bracket"], entry_pks)
-            settings = phase_settings_remap(p["settings"], entry_pks)
+            settings = phase_settings_remap(p["settings"], entry_pks, individual_pks)
         except (KeyError, TypeError, AttributeError):
             raise _value_refused(at, "bracket") from None
         phase = Phase(
@@ -410,6 +440,13 @@ def _tournament(
                 matches[m["id"]] = match
                 _match_children(m, m_at, match, entries, players, children)
             _insert(Match, new_matches)
+            for t_n, t in enumerate(r["frances_tables"]):
+                _frances_table(t, f"{r_at}.frances_tables[{t_n}]", rnd, individuals, children)
+    _insert(FrancesTable, children["frances_tables"])
+    for kind, model in (("seats", FrancesSeat), ("frances_submissions", FrancesSubmission)):
+        for obj, _ in children[kind]:
+            obj.table_id = obj.table.pk  # the tables have their ids now
+        _insert(model, children[kind])
     for kind, model in (
         ("submissions", ResultSubmission),
         ("hands", HandEntry),
@@ -503,4 +540,55 @@ def _match_children(
         )
         children["late_penalties"].append(
             (_checked(obj, at), {"created_at": parse_datetime(p["created_at"])})
+        )
+
+
+def _frances_table(
+    t: dict,
+    where: str,
+    rnd: Round,
+    individuals: _Ids,
+    children: dict[str, list[tuple[models.Model, dict]]],
+) -> None:
+    """A Mus francés table of the round, its seats and its submissions (saved with the rest)."""
+    ids = {ref: row.pk for ref, row in individuals.rows.items()}
+
+    def order(value: Any, at: str) -> Any:
+        try:
+            return order_remap(value, ids)
+        except (KeyError, TypeError):
+            raise _value_refused(at, "order") from None
+
+    table = FrancesTable(
+        round=rnd,
+        table_number=t["table_number"],
+        status=t["status"],
+        order=order(t["order"], where),
+        version=t["version"],
+        reasons=t["reasons"],
+        confirmed_at=parse_datetime(t["confirmed_at"]),
+    )
+    children["frances_tables"].append(
+        (_checked(table, where), {"created_at": parse_datetime(t["created_at"])})
+    )
+    for n, s in enumerate(t["seats"]):
+        at = f"{where}.seats[{n}]"
+        seat = FrancesSeat(
+            table=table, entry=individuals.get(s["entry"], f"{at}.entry"), seat=s["seat"]
+        )
+        children["seats"].append((_checked(seat, at), {}))
+    for n, s in enumerate(t["frances_submissions"]):
+        at = f"{where}.frances_submissions[{n}]"
+        obj = FrancesSubmission(
+            table=table,
+            seat=s["seat"],
+            via=s["via"],
+            order=order(s["order"], at),
+            confirms=s["confirms"],
+            idempotency_key=s["idempotency_key"],
+            based_on_version=s["based_on_version"],
+            device=s["device"],
+        )
+        children["frances_submissions"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
         )
