@@ -263,6 +263,29 @@ TOP = ("clubs", "presets", "players", "pairs", "tournaments")
 
 SCOPES = ("club", "tournament")
 
+#: the top-level lists that apps above tournaments add to an archive (clubs.leagues adds
+#: "leagues"): tournaments never import them, so each registers its records' shape here when
+#: Django starts (``section_register``), its export in tournaments.selectors.archive and its
+#: import in tournaments.services.archive. An archive of version 2 holds each (empty in a
+#: tournament's archive); one of version 1 opens with each empty.
+SECTIONS: list[str] = []
+
+
+def section_register(
+    name: str, fields: Mapping[str, Mapping[str, str]], children: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Add the top-level list ``name`` of records of kind ``name``, with the fields of each
+    kind it nests and their CHILDREN. Registering the same section again changes nothing."""
+    if name in SECTIONS:
+        return
+    clash = (set(fields) & set(FIELDS)) | (set(children) & set(CHILDREN))
+    if clash:
+        raise ValueError(f"archive kinds registered twice: {sorted(clash)}")
+    FIELDS.update({kind: dict(f) for kind, f in fields.items()})
+    CHILDREN.update(children)
+    SECTIONS.append(name)
+
+
 #: what version 1 lacked, by kind of record: an archive of version 1 opens with these values
 #: (what a tournament of that time was: pairs, no house rules, no players alone)
 ADDED_IN_2: dict[str, dict[str, Any]] = {
@@ -312,9 +335,11 @@ def archive_build(
     players: list[Mapping[str, Any]],
     pairs: list[Mapping[str, Any]],
     tournaments: list[Mapping[str, Any]],
+    sections: Mapping[str, list[Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """The sealed archive. ``tournaments`` are rows with their children already nested under
-    the names of CHILDREN (each a list of rows); every row is reduced to its kind's fields."""
+    """The sealed archive. ``tournaments`` (and each of ``sections``, by name: a section left
+    out is empty) are rows with their children already nested under the names of CHILDREN
+    (each a list of rows); every row is reduced to its kind's fields."""
 
     def nested(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
         out = record(kind, row)
@@ -333,6 +358,7 @@ def archive_build(
         "players": [record("players", p) for p in players],
         "pairs": [record("pairs", p) for p in pairs],
         "tournaments": [nested("tournaments", t) for t in tournaments],
+        **{name: [nested(name, r) for r in (sections or {}).get(name, [])] for name in SECTIONS},
     }
     archive["checksum"] = checksum(archive)
     return archive
@@ -448,7 +474,7 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
     if data.get("scope") not in SCOPES:
         raise _damaged("scope", Term("neither 'club' nor 'tournament'"))
     _check_record("club", data.get("club"), "club")
-    for kind in TOP:
+    for kind in (*TOP, *SECTIONS):
         _check_list(kind, data.get(kind), kind)
     return data
 
@@ -466,7 +492,7 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
                 out[child] = [filled(child, item) for item in out[child]]
         return out
 
-    data = dict(data)
+    data = {**{name: [] for name in SECTIONS}, **data}
     for kind in TOP:
         if isinstance(data.get(kind), list):
             data[kind] = [filled(kind, item) for item in data[kind]]

@@ -4,7 +4,7 @@ defines, and the CSV of a phase's standings and of a tournament's results.
 Responsible for: ``archive_for_club`` and ``archive_for_tournament`` (organizers of the peña
 only: an archive holds the players' e-mails and phones; ``club_archive`` and
 ``tournament_archive`` are the same without the check, for the management command), reading
-every row as plain values in a fixed number of queries whatever the size (about two dozen: one
+every row as plain values in a fixed number of queries whatever the size (about 25: one
 per kind of row), and
 ``standings_csv`` / ``results_csv`` (public wherever the standings and the rounds are).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db.models import F, Q
@@ -47,6 +47,11 @@ from tournaments.models import (
 )
 from tournaments.selectors.standings import standings_for_phase
 from tournaments.selectors.tournaments import User
+
+#: the export of each section an app above tournaments registered (tournaments.archive
+#: SECTIONS) in a peña's archive: name → function(club=, tournament_ids=) → its rows, nested
+#: as tournaments.archive.archive_build takes them (a tournament's archive holds none)
+SECTION_EXPORTERS: dict[str, Callable[..., list[dict]]] = {}
 
 
 def archive_for_club(*, club: Club, user: User) -> dict[str, Any]:
@@ -225,8 +230,17 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         **{f: getattr(club, f) for f in FIELDS["club"] if f != "default_preset"},
         "default_preset": club.default_preset.name if club.default_preset_id else None,
     }
+    sections = (
+        {
+            name: export(club=club, tournament_ids=t_ids)
+            for name, export in SECTION_EXPORTERS.items()
+        }
+        if scope == "club"
+        else {}
+    )
     return archive_build(
         scope=scope,
+        sections=sections,
         exported_at=timezone.now(),
         club=club_row,
         clubs=clubs,

@@ -31,7 +31,7 @@ Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (matc
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ from scoring.messages import Term
 from tournaments.archive import (
     FIELDS,
     RULES,
+    SECTIONS,
     archive_open,
     bracket_remap,
     order_remap,
@@ -124,6 +125,58 @@ class _Ids:
     def pk(self, ref: int | None, where: str) -> int | None:
         row = self.get(ref, where)
         return None if row is None else row.pk
+
+
+class ArchiveIds:
+    """The archive's ids → the rows an import created (or reused), by kind, for the sections
+    that import after the tournaments (tournaments.archive.SECTIONS): players, pairs,
+    tournaments, entries, individual_entries, phases, matches. ``get`` refuses an id the
+    archive does not hold, naming where."""
+
+    def __init__(self, *, players: _Ids, pairs: _Ids) -> None:
+        self._kinds = {
+            "players": players,
+            "pairs": pairs,
+            "tournaments": _Ids(Term("tournament")),
+            "entries": _Ids(Term("entry")),
+            "individual_entries": _Ids(Term("player entered alone")),
+            "phases": _Ids(Term("phase")),
+            "matches": _Ids(Term("match")),
+        }
+
+    def of(self, kind: str) -> _Ids:
+        return self._kinds[kind]
+
+    @property
+    def players(self) -> _Ids:
+        return self._kinds["players"]
+
+    @property
+    def pairs(self) -> _Ids:
+        return self._kinds["pairs"]
+
+    @property
+    def tournaments(self) -> _Ids:
+        return self._kinds["tournaments"]
+
+    def get(self, kind: str, ref: Any, where: str) -> Any:
+        return self._kinds[kind].get(ref, where)
+
+
+#: the import of each section an app above tournaments registered (tournaments.archive
+#: SECTIONS), run in the import's transaction after the tournaments:
+#: name → function(club=, rows=, ids=ArchiveIds, actor=)
+SECTION_IMPORTERS: dict[str, Callable[..., None]] = {}
+
+
+def archive_value_refused(where: str, field: str) -> Invalid:
+    """The archive's value of ``field`` at ``where`` is one this instance refuses."""
+    return _value_refused(where, field)
+
+
+def archive_checked(obj: models.Model, where: str) -> models.Model:
+    """``obj`` once its values pass the model's own field checks; archive_value otherwise."""
+    return _checked(obj, where)
 
 
 def _checked(obj: models.Model, where: str, exclude: tuple[str, ...] = ()) -> models.Model:
@@ -225,10 +278,15 @@ def _import(archive: Mapping[str, Any], actor: User) -> ImportResult:
 
     players, players_created = _players(archive["players"], club)
     pairs, pairs_created = _pairs(archive["pairs"], clubs, players)
+    ids = ArchiveIds(players=players, pairs=pairs)
     tournaments = [
-        _tournament(row, f"tournaments[{n}]", club, actor, players, pairs)
+        _tournament(row, f"tournaments[{n}]", club, actor, ids)
         for n, row in enumerate(archive["tournaments"])
     ]
+    for name in SECTIONS:
+        importer = SECTION_IMPORTERS.get(name)
+        if importer is not None and archive[name]:
+            importer(club=club, rows=archive[name], ids=ids, actor=actor)
     return ImportResult(club, created, tournaments, players_created, pairs_created)
 
 
@@ -321,9 +379,8 @@ _MATCH_COPIED = (
 )
 
 
-def _tournament(
-    row: dict, where: str, club: Club, actor: User, players: _Ids, pairs: _Ids
-) -> Tournament:
+def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds) -> Tournament:
+    players, pairs = ids.players, ids.pairs
     tournament = Tournament(
         club=club,
         created_by=actor,
@@ -482,6 +539,14 @@ def _tournament(
     )
     for phase in phases.rows.values():
         standings_refresh(phase=phase)
+    ids.tournaments[row["id"]] = tournament
+    for kind, local in (
+        ("entries", entries),
+        ("individual_entries", individuals),
+        ("phases", phases),
+        ("matches", matches),
+    ):
+        ids.of(kind).rows.update(local.rows)
     return tournament
 
 
