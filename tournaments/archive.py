@@ -7,29 +7,44 @@ archive (bytes, text or parsed JSON) and refuses one that is not JSON, not an Am
 (foreign), of a newer version than this code reads, whose checksum does not match its content
 (corrupted: cut, edited by hand) or whose records lack a field or hold a value of the wrong
 type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
-that the JSON columns hold (a bracket's entrants, a liguilla's groups) to the ids an import
-gives the rows.
+that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
+a Mus francés table's finishing order) to the ids an import gives the rows.
 
-The archive::
+The archive (version 2)::
 
-    {"format": "amarrako.archive", "version": 1, "exported_at": "…", "scope": "club" | "tournament",
+    {"format": "amarrako.archive", "version": 2, "exported_at": "…", "scope": "club" | "tournament",
      "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
-     "pairs": [...], "tournaments": [{…, "entries": [...], "phases": [{…, "groups": [...],
-     "rounds": [{…, "matches": [{…, "submissions": [...], "hands": [...],
-     "substitutions": [...], "late_penalties": [...]}]}]}], "audit": [...]}],
-     "checksum": "sha256:…"}
+     "pairs": [...], "tournaments": [{…, "entries": [...], "individual_entries": [...],
+     "phases": [{…, "groups": [...], "rounds": [{…, "matches": [{…, "submissions": [...],
+     "hands": [...], "substitutions": [...], "late_penalties": [...]}],
+     "frances_tables": [{…, "seats": [...], "frances_submissions": [...]}]}]}],
+     "audit": [...]}], "leagues": [...], "checksum": "sha256:…"}
+
+Versions. Every field of a version is required: a record without one is damaged.
+
+- 1: tournaments of pairs.
+- 2 adds the rule set's house rules (``real_31_suit``, ``tio_perete``,
+  ``forgotten_stones_lost``: presets and tournaments), the tournament's ``entrant_kind`` and
+  ``frances_table_size``, an entry's ``player_three`` (trios) and ``drawn`` (a partnership the
+  draw made), the players who entered alone (``individual_entries``), Mus francés tables
+  (``frances_tables`` with their ``seats`` and ``frances_submissions``), and the sections of
+  the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py). An archive of
+  version 1 opens as version 2 with ADDED_IN_2's values (pairs, no house rules, nobody alone,
+  no leagues), so it imports as it always did.
 
 Every record that others point at carries its ``id`` in the exporting instance; references
-(``pair``, ``entry_a``, ``winner``, ``source``, …) are those ids, valid only inside the archive.
+(``pair``, ``entry_a``, ``winner``, ``source``, ``player_three``, a seat's ``entry``, …) are
+those ids, valid only inside the archive.
 The importer gives every row a new id. Users are not exported (another instance has other
 accounts): who created a row or made an audited change is kept as a user name in ``actor``,
 for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
-instance's ids. A table's secret link (Match.token) is not exported: an import makes new ones.
+instance's ids. A table's secret link (Match.token, FrancesTable.token) is not exported: an
+import makes new ones.
 
 Must not: touch the database, or decide who may export or import (the services do).
 
-Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (match), mano
-(hand), cuadro (bracket).
+Terms: peña (club), pareja (pair), trío, jugador inscrito (a player entered alone), mesa de
+mus francés, fase, liguilla (group), ronda, partida (match), mano (hand), cuadro (bracket).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ Responsible for: ``archive_for_club`` and ``archive_for_tournament`` (organizers
 only: an archive holds the players' e-mails and phones; ``club_archive`` and
 ``tournament_archive`` are the same without the check, for the management command), reading
 every row as plain values in a fixed number of queries whatever the size (about 25: one
-per kind of row), and
+per kind of row), with, in a peña's archive, the sections that the apps above tournaments
+registered in SECTION_EXPORTERS (the leagues: clubs/leagues/archive.py), and
 ``standings_csv`` / ``results_csv`` (public wherever the standings and the rounds are).
 
 Must not: write, or shape the archive (tournaments.archive does: this module only reads).

@@ -11,9 +11,14 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
 - reuses what the peña already has — a preset of the same name, a player of the peña with the
   same name and e-mail, a pair of the same two players and peña — and creates the rest; a
   pair's other peña (a visiting pair) is found by its slug or created bare (name and slug);
-- creates the tournaments with every entry, phase, group, round, match, submission, hand,
-  substitution, lateness penalty and audit row, with new ids (references and the ids in the
-  brackets' and groups' JSON follow), new table links, and the timestamps of the archive;
+- creates the tournaments with every entry (a trio's third player, a drawn partnership), player
+  entered alone, phase, group, round, match, submission, hand, substitution, lateness
+  penalty, Mus francés table (its seats and submissions) and audit row, with new ids
+  (references and the ids in the JSON columns follow: brackets, groups, rests, finishing
+  orders), new table links, and the timestamps of the archive;
+- then hands each section of the apps above tournaments (tournaments.archive.SECTIONS: the
+  leagues) to the importer it registered in SECTION_IMPORTERS, in the same transaction, with
+  the archive's ids of what was created (ArchiveIds);
 - recomputes each phase's standings (tournaments.services.standings), so the imported
   tournament shows the same standings at once; and writes one audit row per tournament
   (``tournament_imported``).
