@@ -58,7 +58,7 @@ from tournaments.selectors.rounds import (
     round_not_found,
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
-from tournaments.services.base import MAX_TABLES
+from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
 from tournaments.services.webhooks import webhooks_round_published
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
@@ -197,6 +197,7 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
 
@@ -213,6 +214,7 @@ def phase_create(
             .get(pk=tournament.pk)
         )
         _require_organizer(actor, tournament)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         if tournament.status == Tournament.Status.FINISHED:
             raise _tournament_finished(tournament)
         name = (name or "").strip()
@@ -341,11 +343,12 @@ def _check_format_options(
         )
 
 
-def phase_finish(*, phase: Phase, actor: User) -> Phase:
+def phase_finish(*, phase: Phase, actor: User, managed: bool = False) -> Phase:
     """Mark the phase finished once its format is complete and every round is closed."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         _finish(phase, actor)
         _after_commit_standings(phase.id)
     return phase
@@ -418,12 +421,13 @@ def _bracket_winners(phase: Phase) -> dict[str, int]:
     return dict(rows)
 
 
-def phase_advance(*, phase: Phase, actor: User) -> Round:
+def phase_advance(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Finish ``phase`` (if it is not yet) and draw the first round of the next phase; for a
     knockout whose source is this phase, the bracket comes from its final standings."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         if phase.status != Phase.Status.FINISHED:
             _finish(phase, actor)
         following = (
@@ -452,7 +456,7 @@ def phase_advance(*, phase: Phase, actor: User) -> Round:
 # --- Drawing rounds ---------------------------------------------------------------------------
 
 
-def round_draw_generate(*, phase: Phase, actor: User) -> Round:
+def round_draw_generate(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Draw the phase's next round: a draft Round with its Matches and tables.
 
     Swiss and a tres ceros: after the previous round is closed, paired from the results so far
@@ -472,6 +476,7 @@ def round_draw_generate(*, phase: Phase, actor: User) -> Round:
         wanted = _next_round_number(phase.pk)
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         rnd = _draw_next(phase, actor, wanted=wanted)
     return rnd
 
@@ -565,11 +570,12 @@ def _check_next_round(phase: Phase, last: Round, number: int) -> None:
 # --- Publishing and closing -------------------------------------------------------------------
 
 
-def round_publish(*, round: Round, actor: User) -> Round:
+def round_publish(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Publish a draft round: pairs and tables become public and players are e-mailed."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status != Round.Status.DRAFT:
             raise Conflict(
                 "Round {round} is already {status}.",
@@ -604,11 +610,12 @@ def round_publish(*, round: Round, actor: User) -> Round:
     return rnd
 
 
-def round_close(*, round: Round, actor: User) -> Round:
+def round_close(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Close a published round once every match has a confirmed result."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status == Round.Status.CLOSED:
             raise _round_closed(rnd)
         if rnd.status == Round.Status.DRAFT:
@@ -687,7 +694,9 @@ def _sides(match: Match) -> dict:
     return {"entry_a": match.entry_a_id, "entry_b": match.entry_b_id, "table": match.table_number}
 
 
-def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_id: int) -> Round:
+def round_entries_swap(
+    *, round: Round, actor: User, entry_id: int, other_entry_id: int, managed: bool = False
+) -> Round:
     """Swap two pairs between two matches of a round that has not started.
 
     A pair swapped into a bye gets the bye. Liguilla rounds follow the group schedule and
@@ -698,6 +707,7 @@ def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_
         rnd = _lock_round(round.pk)
         phase = rnd.phase
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         matches = _changeable_matches(rnd)
         if phase.format == Phase.Format.ROUND_ROBIN:
             raise Conflict(
@@ -783,11 +793,14 @@ def _match_of(matches: list[Match], entry_id: int, rnd: Round) -> Match:
     )
 
 
-def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_id: int) -> Round:
+def round_tables_swap(
+    *, round: Round, actor: User, match_id: int, other_match_id: int, managed: bool = False
+) -> Round:
     """Swap the tables of two matches of a round that has not started."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         matches = {m.id: m for m in _changeable_matches(rnd)}
         pair = []
         for ident in (match_id, other_match_id):
@@ -822,12 +835,15 @@ def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_i
     return rnd
 
 
-def match_table_move(*, round: Round, actor: User, match_id: int, table_number: int) -> Match:
+def match_table_move(
+    *, round: Round, actor: User, match_id: int, table_number: int, managed: bool = False
+) -> Match:
     """Move a match of a round that has not started to a free table."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         tournament = rnd.phase.tournament
         _require_organizer(actor, tournament)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         matches = _changeable_matches(rnd)
         match = next((m for m in matches if m.id == match_id), None)
         if match is None or match.kind == Match.Kind.BYE:
