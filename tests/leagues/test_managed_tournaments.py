@@ -6,6 +6,7 @@ match in tournaments."""
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 
 import pytest
 from django.test import Client
@@ -175,3 +176,24 @@ def test_an_interpenas_tournament_is_run_by_the_interpena():
     assert "Este torneo lo lleva el interpeñas" in html and tournament.managed_url in html
     home = client.get(reverse("web:organizer-home")).content.decode()
     assert tournament.name not in home
+
+
+def test_the_migration_marks_the_divisions_and_interpenas_made_before_it(club, organizer):
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0004_managed_by")
+    league = pairs_league(club, organizer, divisions=((4, 0, 0),))
+    interpena, _home, _away = fielded(2)
+    ids = [league.divisions.get().tournament_id, interpena.tournament_id]
+    Tournament.objects.filter(pk__in=ids).update(managed_by="", managed_label="", managed_url="")
+    migration.mark_managed(apps, None)
+    rows = {t.pk: t for t in Tournament.objects.filter(pk__in=ids)}
+    division, boards = rows[ids[0]], rows[ids[1]]
+    assert (division.managed_by, division.managed_label) == (
+        "league",
+        "Liga de otoño 2026 · Primera",
+    )
+    assert division.managed_url == reverse(
+        "leagues:organizer-league", kwargs={"league_id": league.pk}
+    )
+    assert boards.managed_by == "interpena" and boards.managed_label == interpena.name
