@@ -423,3 +423,10 @@ def postponements_due(*, league: League) -> QuerySet[Postponement]:
 
 def prefetch_divisions() -> Prefetch:
     return Prefetch("divisions", queryset=Division.objects.order_by("level"))
+
+
+def jornada_has_open_rounds(*, league: League, number: int) -> bool:
+    """Whether jornada ``number`` has a division's round published and not closed yet."""
+    return Round.objects.filter(
+        phase__league_division__league=league, number=number, status=Round.Status.PUBLISHED
+    ).exists()

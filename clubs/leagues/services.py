@@ -616,6 +616,29 @@ def jornada_publish(*, jornada: Jornada, actor: User) -> Jornada:
     return jornada
 
 
+def jornada_close(*, jornada: Jornada, actor: User) -> Jornada:
+    """Close a published jornada: each division's round N is closed by tournaments (every
+    match decided: a result, a walkover or a double loss; Conflict naming the tables that are
+    not). The division's tournament refuses a close from its own desk: it is the league's."""
+    with transaction.atomic():
+        league = _lock_league(jornada.league, actor)
+        jornada = Jornada.objects.select_for_update().get(pk=jornada.pk)
+        if jornada.status != Jornada.Status.PUBLISHED:
+            raise Conflict(
+                "Jornada {number} is not published yet; publish and play it before closing it.",
+                code="jornada_not_published",
+                number=jornada.number,
+            )
+        for rnd in Round.objects.filter(
+            phase__league_division__league=league,
+            number=jornada.number,
+            status=Round.Status.PUBLISHED,
+        ).order_by("phase__league_division__level"):
+            rounds_services.round_close(round=rnd, actor=actor, managed=True)
+    jornada.league = league
+    return jornada
+
+
 # --- Postponed matches --------------------------------------------------------------------------
 
 

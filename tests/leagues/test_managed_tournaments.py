@@ -197,3 +197,35 @@ def test_the_migration_marks_the_divisions_and_interpenas_made_before_it(club, o
         "leagues:organizer-league", kwargs={"league_id": league.pk}
     )
     assert boards.managed_by == "interpena" and boards.managed_label == interpena.name
+
+
+def test_the_league_closes_its_jornadas_once_every_match_is_decided(club, organizer):
+    league = pairs_league(club, organizer, divisions=((4, 0, 0),))
+    first, second = _published_jornada(league)
+    jornada = selectors.jornada_get(league=league, number=1)
+    win(first, "a", organizer)
+    with pytest.raises(Conflict) as caught:
+        services.jornada_close(jornada=jornada, actor=organizer)
+    assert caught.value.code == "round_unfinished"
+    services.match_postpone(
+        league=league, actor=organizer, match_id=second.pk, deadline=dt.date(2026, 10, 10)
+    )
+    services.postponement_decide(
+        league=league,
+        actor=organizer,
+        match_id=second.pk,
+        outcome="double_loss",
+        today=dt.date(2026, 10, 11),
+    )
+    client = Client()
+    client.force_login(organizer)
+    desk = reverse("leagues:organizer-league", kwargs={"league_id": league.pk})
+    assert "Cerrar la jornada 1" in client.get(desk).content.decode()
+    answer = client.post(
+        reverse("leagues:organizer-jornada-close", kwargs={"league_id": league.pk, "number": 1})
+    )
+    assert answer.status_code == 302
+    assert Round.objects.get(pk=first.round_id).status == Round.Status.CLOSED
+    assert "Cerrar la jornada 1" not in client.get(desk).content.decode()
+    api = client.post(f"{API}/leagues/{league.pk}/jornadas/2/close")
+    assert api.status_code == 409 and api.json()["error"]["code"] == "jornada_not_published"

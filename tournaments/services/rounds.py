@@ -694,9 +694,7 @@ def _sides(match: Match) -> dict:
     return {"entry_a": match.entry_a_id, "entry_b": match.entry_b_id, "table": match.table_number}
 
 
-def round_entries_swap(
-    *, round: Round, actor: User, entry_id: int, other_entry_id: int, managed: bool = False
-) -> Round:
+def round_entries_swap(*, round: Round, actor: User, entry_id: int, other_entry_id: int) -> Round:
     """Swap two pairs between two matches of a round that has not started.
 
     A pair swapped into a bye gets the bye. Liguilla rounds follow the group schedule and
@@ -707,7 +705,6 @@ def round_entries_swap(
         rnd = _lock_round(round.pk)
         phase = rnd.phase
         _require_organizer(actor, phase.tournament)
-        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         matches = _changeable_matches(rnd)
         if phase.format == Phase.Format.ROUND_ROBIN:
             raise Conflict(
@@ -793,14 +790,11 @@ def _match_of(matches: list[Match], entry_id: int, rnd: Round) -> Match:
     )
 
 
-def round_tables_swap(
-    *, round: Round, actor: User, match_id: int, other_match_id: int, managed: bool = False
-) -> Round:
+def round_tables_swap(*, round: Round, actor: User, match_id: int, other_match_id: int) -> Round:
     """Swap the tables of two matches of a round that has not started."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
-        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         matches = {m.id: m for m in _changeable_matches(rnd)}
         pair = []
         for ident in (match_id, other_match_id):
@@ -835,15 +829,12 @@ def round_tables_swap(
     return rnd
 
 
-def match_table_move(
-    *, round: Round, actor: User, match_id: int, table_number: int, managed: bool = False
-) -> Match:
+def match_table_move(*, round: Round, actor: User, match_id: int, table_number: int) -> Match:
     """Move a match of a round that has not started to a free table."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         tournament = rnd.phase.tournament
         _require_organizer(actor, tournament)
-        tournament_check_not_managed(tournament=tournament, managed=managed)
         matches = _changeable_matches(rnd)
         match = next((m for m in matches if m.id == match_id), None)
         if match is None or match.kind == Match.Kind.BYE:
