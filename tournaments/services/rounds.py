@@ -60,7 +60,7 @@ from tournaments.selectors.rounds import (
     round_not_found,
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
-from tournaments.services.base import MAX_TABLES
+from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
 from tournaments.services.mail import email_render, site_link
 from tournaments.services.webhooks import webhooks_round_published
 
@@ -200,6 +200,7 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
 
@@ -216,6 +217,7 @@ def phase_create(
             .get(pk=tournament.pk)
         )
         _require_organizer(actor, tournament)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         if tournament.status == Tournament.Status.FINISHED:
             raise _tournament_finished(tournament)
         name = (name or "").strip()
@@ -344,11 +346,12 @@ def _check_format_options(
         )
 
 
-def phase_finish(*, phase: Phase, actor: User) -> Phase:
+def phase_finish(*, phase: Phase, actor: User, managed: bool = False) -> Phase:
     """Mark the phase finished once its format is complete and every round is closed."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         _finish(phase, actor)
         _after_commit_standings(phase.id)
     return phase
@@ -421,12 +424,13 @@ def _bracket_winners(phase: Phase) -> dict[str, int]:
     return dict(rows)
 
 
-def phase_advance(*, phase: Phase, actor: User) -> Round:
+def phase_advance(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Finish ``phase`` (if it is not yet) and draw the first round of the next phase; for a
     knockout whose source is this phase, the bracket comes from its final standings."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         if phase.status != Phase.Status.FINISHED:
             _finish(phase, actor)
         following = (
@@ -455,7 +459,7 @@ def phase_advance(*, phase: Phase, actor: User) -> Round:
 # --- Drawing rounds ---------------------------------------------------------------------------
 
 
-def round_draw_generate(*, phase: Phase, actor: User) -> Round:
+def round_draw_generate(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Draw the phase's next round: a draft Round with its Matches and tables.
 
     Swiss and a tres ceros: after the previous round is closed, paired from the results so far
@@ -475,6 +479,7 @@ def round_draw_generate(*, phase: Phase, actor: User) -> Round:
         wanted = _next_round_number(phase.pk)
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         rnd = _draw_next(phase, actor, wanted=wanted)
     return rnd
 
@@ -568,11 +573,12 @@ def _check_next_round(phase: Phase, last: Round, number: int) -> None:
 # --- Publishing and closing -------------------------------------------------------------------
 
 
-def round_publish(*, round: Round, actor: User) -> Round:
+def round_publish(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Publish a draft round: pairs and tables become public and players are e-mailed."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status != Round.Status.DRAFT:
             raise Conflict(
                 "Round {round} is already {status}.",
@@ -607,11 +613,12 @@ def round_publish(*, round: Round, actor: User) -> Round:
     return rnd
 
 
-def round_close(*, round: Round, actor: User) -> Round:
+def round_close(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Close a published round once every match has a confirmed result."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status == Round.Status.CLOSED:
             raise _round_closed(rnd)
         if rnd.status == Round.Status.DRAFT:
