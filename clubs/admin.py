@@ -22,7 +22,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "town", "region", "contact_email", "created_at"]
+    list_display = ["name", "slug", "town", "region", "contact_email", "language", "created_at"]
     list_filter = ["region"]
     search_fields = ["name", "slug", "town", "region"]
     prepopulated_fields = {"slug": ["name"]}

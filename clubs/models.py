@@ -102,6 +102,10 @@ class Club(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    #: the language of the e-mails the peña's tournaments send (pairings, round complete)
+    language = models.CharField(
+        _("idioma de los correos"), max_length=8, choices=settings.LANGUAGES, default="es"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -68,10 +68,11 @@ def _locked() -> None:
 
 def _tournament_match_row(match: Match) -> dict | None:
     """The RatedMatch fields of a tournament match, or None when it is not rated (not
-    confirmed, a bye, a draft round, or a player on both sides through a substitute)."""
+    confirmed, a bye, a double loss nobody played, a draft round, or a player on both sides
+    through a substitute)."""
     if (
         match.status != Match.Status.CONFIRMED
-        or match.kind == Match.Kind.BYE
+        or match.kind in (Match.Kind.BYE, Match.Kind.DOUBLE_LOSS)
         or match.entry_a is None
         or match.entry_b is None
         or match.round.status == Round.Status.DRAFT

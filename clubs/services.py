@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
@@ -115,6 +116,8 @@ PLAYER_LABELS = {
 def _club_value(field: str, value: Any) -> str:
     if field == "slug":
         return _slug(value)
+    if field == "language":
+        return _language(value)
     if field == "contact_email":
         return _email(value, field=field, label=CLUB_LABELS[field])
     max_length = Club._meta.get_field(field).max_length
@@ -125,6 +128,21 @@ def _club_value(field: str, value: Any) -> str:
         max_length=max_length,
         required=field == "name",
     )
+
+
+def _language(value: Any) -> str:
+    """One of settings.LANGUAGES' codes: the language of the peña's e-mails."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    language = value.strip().lower() if isinstance(value, str) else ""
+    if language not in codes:
+        raise Invalid(
+            "The language of a peña's e-mails is one of {languages}, not '{language}'.",
+            code="club_language",
+            field="language",
+            languages=codes,
+            language=str(value)[:20],
+        )
+    return language
 
 
 def _player_value(field: str, value: Any) -> str:
@@ -167,8 +185,12 @@ def club_create(
     region: str = "",
     contact_email: str = "",
     contact_phone: str = "",
+    language: str = "es",
 ) -> Club:
-    """Create a peña; its creator becomes its owner. Without a slug one is made from the name."""
+    """Create a peña; its creator becomes its owner. Without a slug one is made from the name.
+
+    ``language``: the language its tournaments' e-mails are written in (settings.LANGUAGES).
+    """
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to create a peña.", code="not_authenticated")
     values = {
@@ -179,6 +201,7 @@ def club_create(
             "region": region,
             "contact_email": contact_email,
             "contact_phone": contact_phone,
+            "language": language,
         }.items()
     }
     with transaction.atomic():
@@ -197,8 +220,9 @@ def club_create(
 
 
 def club_update(*, user: User, club: Club, data: Mapping[str, Any]) -> Club:
-    """Change a peña's name, slug, town, region or contact; owners and organizers only."""
-    _only_known(data, ("slug", *CLUB_LABELS))
+    """Change a peña's name, slug, town, region, contact or e-mail language; owners and
+    organizers only."""
+    _only_known(data, ("slug", "language", *CLUB_LABELS))
     roles.require_organizer(user, club)
     values = {field: _club_value(field, value) for field, value in data.items()}
     with transaction.atomic():

@@ -255,6 +255,12 @@ CACHES = {
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Amarrako <noreply@localhost>")
+# Where the site is served, for the links in e-mails (a table's phone page, the round's
+# pairings, the organizer's round): the first allowed host over HTTPS unless told otherwise.
+_first_host = next((h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))), "127.0.0.1")
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
+    "http://127.0.0.1:8000" if DEBUG else f"https://{_first_host}"
+)
 
 # --- API ------------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ Scoring (sources 001 «Recuento de los puntos», 004 «Valeur des coups», 000 �
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -56,7 +57,15 @@ from scoring.cards import (
     multiset_values,
     value_table,
 )
-from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
+from scoring.errors import (
+    CardError,
+    DeclarationError,
+    Phrase,
+    ScoringError,
+    lance_term,
+    seat_term,
+    shown,
+)
 from scoring.messages import Term
 from scoring.rules import SUITED_REAL_31, Form, Real31, RuleSet
 
@@ -171,6 +180,13 @@ class LanceResult(NamedTuple):
         """Why the lance went where it did, as a message part any language can render."""
         lance = lance_term(self.lance)
         if self.side is None:
+            if self.outcome in (Outcome.PASO, Outcome.QUERIDO):
+                # its winner was not needed: an órdago accepted later ended the game first
+                return Phrase(
+                    "not counted: the órdago accepted after {lance} ended the game",
+                    code="reason_not_counted",
+                    lance=lance,
+                )
             return Phrase("nobody has {lance}", code="reason_nobody", lance=lance)
         side = SIDE_NAMES[self.side]
         if self.outcome is Outcome.NO_QUERIDO:
@@ -685,7 +701,13 @@ def _score_declared(
                 )
                 _check_declared_winner(decl, name, result)
             else:
-                contested = 4 + _declared_winner(rules, decl, index, name)
+                contested = 4 + _declared_winner(
+                    rules,
+                    decl,
+                    index,
+                    name,
+                    lambda i=index: _ordago_later(rules, bets, i, lances_seen),
+                )
         lance = _score_lance(name, key, betting, speakers, rules.dejes, contested, bonus)
         if betting.outcome is not _NO_QUERIDO:
             _check_claim(decl, name, lance[2][2])
@@ -795,8 +817,34 @@ def _juego_points(declared: int) -> int:
     return declared
 
 
-def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) -> int:
-    """The winner of a lance entered without cards: declared, or derived where it can be."""
+def _ordago_later(
+    rules: RuleSet, bets: tuple[tuple[Action, ...], ...], index: int, lances_seen: tuple
+) -> bool:
+    """Whether an órdago is accepted in a lance after ``index`` (then that lance's winner is
+    never counted: the órdago ends the game, 001 «lo que pase después no va a afectar»). A
+    betting that cannot be read is left to the lance's own turn to report."""
+    for later in range(index + 1, 4):
+        name, speakers, _key, _bonus = lances_seen[later]
+        try:
+            outcome = resolve(
+                bets[later], lance=name, speakers=speakers, min_envite=rules.min_envite
+            ).outcome
+        except ScoringError:
+            return False
+        if outcome is _ORDAGO:
+            return True
+    return False
+
+
+def _declared_winner(
+    rules: RuleSet,
+    decl: Declarations,
+    index: int,
+    name: str,
+    ordago_later: Callable[[], bool] = lambda: False,
+) -> int:
+    """The winner of a lance entered without cards: declared, or derived where it can be; not
+    needed (``_NOBODY - 4``: nobody counts it) when an órdago is accepted in a later lance."""
     declared = decl.winners.get(name)
     derived = None
     seat = -1  # the seat whose juego or punto is the best, when that decided it
@@ -820,6 +868,8 @@ def _declared_winner(rules: RuleSet, decl: Declarations, index: int, name: str) 
         derived = seat % 2
     if declared is None:
         if derived is None:
+            if ordago_later():
+                return _NOBODY - 4
             raise DeclarationError(
                 "Who won {lance}? Without the cards the winner of each lance that was seen must "
                 "be given.",

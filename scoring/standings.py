@@ -30,6 +30,10 @@ How a match counts (`MatchRecord.kind`):
 - ``forfeit``: the present pair (``winner``, required) wins; the caller records the format's full
   score for it. Both pairs are charged a played match, so it counts like a match the absent pair
   lost: in head-to-head, and as an opponent faced for both pairs' Buchholz.
+- ``double_loss``: neither pair played (a league match not played by its deadline); ``winner``
+  must be ``None``. Both pairs are charged a played match and neither wins it; the juegos and
+  piedras recorded (normally 0) count as for a played match. They count as met (head-to-head
+  sees a match neither won) and as opponents faced for Buchholz.
 - ``bye``: ``pair_b`` is ``None`` and ``winner`` must be ``pair_a``; it counts as a match played
   and won with the full score the caller records in ``games_a``/``stones_a``
   (``games_b``/``stones_b`` must be 0). It has no opponent, so it adds 0 to Buchholz and plays no
@@ -104,6 +108,7 @@ class MatchKind(enum.StrEnum):
     PLAYED = "played"
     FORFEIT = "forfeit"
     BYE = "bye"
+    DOUBLE_LOSS = "double_loss"
 
 
 class Tiebreak(enum.StrEnum):
@@ -233,6 +238,12 @@ class MatchRecord:
             raise StandingsError(
                 "{match} is a forfeit without a winner; the winner is the pair that turned up.",
                 code="forfeit_winner",
+                match=self._describe(),
+            )
+        if kind is MatchKind.DOUBLE_LOSS and self.winner is not None:
+            raise StandingsError(
+                "{match} is a double loss, so nobody wins it; the winner must be empty.",
+                code="double_loss_winner",
                 match=self._describe(),
             )
 
@@ -386,7 +397,7 @@ def standings(
             stones_won[a] += match.stones_a
             continue
         b = locate(match.pair_b, match)
-        if match.winner is None:
+        if match.winner is None and match.kind is not MatchKind.DOUBLE_LOSS:
             continue
         played[a] += 1
         played[b] += 1
@@ -402,6 +413,8 @@ def standings(
         opponents[b].append(a)
         met[a].add(b)
         met[b].add(a)
+        if match.winner is None:  # a double loss: both played it, neither won
+            continue
         winner, loser = (a, b) if match.winner == match.pair_a else (b, a)
         won[winner] += 1
         beaten[winner].append(loser)

@@ -7,29 +7,44 @@ archive (bytes, text or parsed JSON) and refuses one that is not JSON, not an Am
 (foreign), of a newer version than this code reads, whose checksum does not match its content
 (corrupted: cut, edited by hand) or whose records lack a field or hold a value of the wrong
 type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
-that the JSON columns hold (a bracket's entrants, a liguilla's groups) to the ids an import
-gives the rows.
+that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
+a Mus francés table's finishing order) to the ids an import gives the rows.
 
-The archive::
+The archive (version 2)::
 
-    {"format": "amarrako.archive", "version": 1, "exported_at": "…", "scope": "club" | "tournament",
+    {"format": "amarrako.archive", "version": 2, "exported_at": "…", "scope": "club" | "tournament",
      "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
-     "pairs": [...], "tournaments": [{…, "entries": [...], "phases": [{…, "groups": [...],
-     "rounds": [{…, "matches": [{…, "submissions": [...], "hands": [...],
-     "substitutions": [...], "late_penalties": [...]}]}]}], "audit": [...]}],
-     "checksum": "sha256:…"}
+     "pairs": [...], "tournaments": [{…, "entries": [...], "individual_entries": [...],
+     "phases": [{…, "groups": [...], "rounds": [{…, "matches": [{…, "submissions": [...],
+     "hands": [...], "substitutions": [...], "late_penalties": [...]}],
+     "frances_tables": [{…, "seats": [...], "frances_submissions": [...]}]}]}],
+     "audit": [...]}], "leagues": [...], "checksum": "sha256:…"}
+
+Versions. Every field of a version is required: a record without one is damaged.
+
+- 1: tournaments of pairs.
+- 2 adds the rule set's house rules (``real_31_suit``, ``tio_perete``,
+  ``forgotten_stones_lost``: presets and tournaments), the tournament's ``entrant_kind`` and
+  ``frances_table_size``, an entry's ``player_three`` (trios) and ``drawn`` (a partnership the
+  draw made), the players who entered alone (``individual_entries``), Mus francés tables
+  (``frances_tables`` with their ``seats`` and ``frances_submissions``), and the sections of
+  the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py). An archive of
+  version 1 opens as version 2 with ADDED_IN_2's values (pairs, no house rules, nobody alone,
+  no leagues), so it imports as it always did.
 
 Every record that others point at carries its ``id`` in the exporting instance; references
-(``pair``, ``entry_a``, ``winner``, ``source``, …) are those ids, valid only inside the archive.
+(``pair``, ``entry_a``, ``winner``, ``source``, ``player_three``, a seat's ``entry``, …) are
+those ids, valid only inside the archive.
 The importer gives every row a new id. Users are not exported (another instance has other
 accounts): who created a row or made an audited change is kept as a user name in ``actor``,
 for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
-instance's ids. A table's secret link (Match.token) is not exported: an import makes new ones.
+instance's ids. A table's secret link (Match.token, FrancesTable.token) is not exported: an
+import makes new ones.
 
 Must not: touch the database, or decide who may export or import (the services do).
 
-Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (match), mano
-(hand), cuadro (bracket).
+Terms: peña (club), pareja (pair), trío, jugador inscrito (a player entered alone), mesa de
+mus francés, fase, liguilla (group), ronda, partida (match), mano (hand), cuadro (bracket).
 """
 
 from __future__ import annotations
@@ -44,7 +59,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 1
+VERSION = 2
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48
@@ -61,6 +76,9 @@ RULES = {
     "real_31": "str",
     "dejes": "bool",
     "min_envite": "int",
+    "real_31_suit": "str",
+    "tio_perete": "bool",
+    "forgotten_stones_lost": "bool",
 }
 
 FIELDS: dict[str, dict[str, str]] = {
@@ -107,6 +125,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "draw_seed": "int",
         "preset_name": "str",
         **RULES,
+        "entrant_kind": "str",
+        "frances_table_size": "int",
         "created_by": "str?",
         "created_at": "datetime",
     },
@@ -116,6 +136,16 @@ FIELDS: dict[str, dict[str, str]] = {
         "seed": "int?",
         "status": "str",
         "pinned_table": "int?",
+        "registered_at": "datetime",
+        "checked_in_at": "datetime?",
+        "withdrawn_at": "datetime?",
+        "player_three": "int?",
+        "drawn": "bool",
+    },
+    "individual_entries": {
+        "id": "int",
+        "player": "int",
+        "status": "str",
         "registered_at": "datetime",
         "checked_in_at": "datetime?",
         "withdrawn_at": "datetime?",
@@ -172,6 +202,27 @@ FIELDS: dict[str, dict[str, str]] = {
         "confirmed_at": "datetime?",
         "created_at": "datetime",
     },
+    "frances_tables": {
+        "table_number": "int",
+        "status": "str",
+        "order": "json",
+        "version": "int",
+        "reasons": "list",
+        "confirmed_at": "datetime?",
+        "created_at": "datetime",
+    },
+    "seats": {"entry": "int", "seat": "int"},
+    "frances_submissions": {
+        "seat": "int",
+        "via": "str",
+        "order": "json",
+        "confirms": "bool",
+        "idempotency_key": "str",
+        "based_on_version": "int",
+        "device": "str",
+        "created_by": "str?",
+        "created_at": "datetime",
+    },
     "submissions": {
         "side": "str",
         "via": "str",
@@ -215,9 +266,10 @@ FIELDS: dict[str, dict[str, str]] = {
 
 #: the lists of records each kind holds, in the order they nest
 CHILDREN: dict[str, tuple[str, ...]] = {
-    "tournaments": ("entries", "phases", "audit"),
+    "tournaments": ("entries", "individual_entries", "phases", "audit"),
     "phases": ("groups", "rounds"),
-    "rounds": ("matches",),
+    "rounds": ("matches", "frances_tables"),
+    "frances_tables": ("seats", "frances_submissions"),
     "matches": ("submissions", "hands", "substitutions", "late_penalties"),
 }
 
@@ -225,6 +277,45 @@ CHILDREN: dict[str, tuple[str, ...]] = {
 TOP = ("clubs", "presets", "players", "pairs", "tournaments")
 
 SCOPES = ("club", "tournament")
+
+#: the top-level lists that apps above tournaments add to an archive (clubs.leagues adds
+#: "leagues"): tournaments never import them, so each registers its records' shape here when
+#: Django starts (``section_register``), its export in tournaments.selectors.archive and its
+#: import in tournaments.services.archive. An archive of version 2 holds each (empty in a
+#: tournament's archive); one of version 1 opens with each empty.
+SECTIONS: list[str] = []
+
+
+def section_register(
+    name: str, fields: Mapping[str, Mapping[str, str]], children: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Add the top-level list ``name`` of records of kind ``name``, with the fields of each
+    kind it nests and their CHILDREN. Registering the same section again changes nothing."""
+    if name in SECTIONS:
+        return
+    clash = (set(fields) & set(FIELDS)) | (set(children) & set(CHILDREN))
+    if clash:
+        raise ValueError(f"archive kinds registered twice: {sorted(clash)}")
+    FIELDS.update({kind: dict(f) for kind, f in fields.items()})
+    CHILDREN.update(children)
+    SECTIONS.append(name)
+
+
+#: what version 1 lacked, by kind of record: an archive of version 1 opens with these values
+#: (what a tournament of that time was: pairs, no house rules, no players alone)
+ADDED_IN_2: dict[str, dict[str, Any]] = {
+    "presets": {"real_31_suit": "", "tio_perete": False, "forgotten_stones_lost": False},
+    "tournaments": {
+        "real_31_suit": "",
+        "tio_perete": False,
+        "forgotten_stones_lost": False,
+        "entrant_kind": "pairs",
+        "frances_table_size": 4,
+        "individual_entries": [],
+    },
+    "entries": {"player_three": None, "drawn": False},
+    "rounds": {"frances_tables": []},
+}
 
 
 # --- Building ----------------------------------------------------------------------------------
@@ -259,9 +350,11 @@ def archive_build(
     players: list[Mapping[str, Any]],
     pairs: list[Mapping[str, Any]],
     tournaments: list[Mapping[str, Any]],
+    sections: Mapping[str, list[Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """The sealed archive. ``tournaments`` are rows with their children already nested under
-    the names of CHILDREN (each a list of rows); every row is reduced to its kind's fields."""
+    """The sealed archive. ``tournaments`` (and each of ``sections``, by name: a section left
+    out is empty) are rows with their children already nested under the names of CHILDREN
+    (each a list of rows); every row is reduced to its kind's fields."""
 
     def nested(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
         out = record(kind, row)
@@ -280,6 +373,7 @@ def archive_build(
         "players": [record("players", p) for p in players],
         "pairs": [record("pairs", p) for p in pairs],
         "tournaments": [nested("tournaments", t) for t in tournaments],
+        **{name: [nested(name, r) for r in (sections or {}).get(name, [])] for name in SECTIONS},
     }
     archive["checksum"] = checksum(archive)
     return archive
@@ -390,11 +484,33 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
         )
     if _has_nul(data):
         raise _damaged("(text)", Term("a NUL character"))
+    if version == 1:
+        data = _from_version_1(data)
     if data.get("scope") not in SCOPES:
         raise _damaged("scope", Term("neither 'club' nor 'tournament'"))
     _check_record("club", data.get("club"), "club")
-    for kind in TOP:
+    for kind in (*TOP, *SECTIONS):
         _check_list(kind, data.get(kind), kind)
+    return data
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 archive with the fields version 2 added, at their ADDED_IN_2 values (a
+    record that already has one keeps it; what is not a record is left for the checks)."""
+
+    def filled(kind: str, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        out = {**ADDED_IN_2.get(kind, {}), **value}
+        for child in CHILDREN.get(kind, ()):
+            if isinstance(out.get(child), list):
+                out[child] = [filled(child, item) for item in out[child]]
+        return out
+
+    data = {**{name: [] for name in SECTIONS}, **data}
+    for kind in TOP:
+        if isinstance(data.get(kind), list):
+            data[kind] = [filled(kind, item) for item in data[kind]]
     return data
 
 
@@ -481,11 +597,31 @@ def bracket_remap(bracket: Any, entries: Mapping[int, int]) -> Any:
     return out
 
 
-def phase_settings_remap(settings: Any, entries: Mapping[int, int]) -> Any:
-    """A phase's settings with the entry ids of its stored liguilla groups replaced."""
-    if not isinstance(settings, dict) or not isinstance(settings.get("groups"), list):
+def phase_settings_remap(
+    settings: Any, entries: Mapping[int, int], individuals: Mapping[int, int] | None = None
+) -> Any:
+    """A phase's settings with the entry ids of its stored liguilla groups replaced, and the
+    players' ids (IndividualEntry) of its rests (round number → who rested) through
+    ``individuals``; KeyError for an id the archive does not hold."""
+    if not isinstance(settings, dict):
         return settings
-    groups = [
-        {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]} for g in settings["groups"]
-    ]
-    return {**settings, "groups": groups}
+    out = dict(settings)
+    if isinstance(settings.get("groups"), list):
+        out["groups"] = [
+            {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]}
+            for g in settings["groups"]
+        ]
+    if isinstance(settings.get("rests"), dict):
+        out["rests"] = {
+            number: [(individuals or {})[i] for i in ids]
+            for number, ids in settings["rests"].items()
+        }
+    return out
+
+
+def order_remap(order: Any, individuals: Mapping[int, int]) -> Any:
+    """A Mus francés finishing order (players' IndividualEntry ids, the winner first) with the
+    ids replaced; None stays None; KeyError for an id the archive does not hold."""
+    if order is None:
+        return None
+    return [individuals[i] for i in order]

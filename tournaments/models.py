@@ -42,6 +42,11 @@ class Tournament(RuleSetFields):
         RUNNING = "running", _("en juego")
         FINISHED = "finished", _("terminado")
 
+    class ManagedBy(models.TextChoices):
+        NONE = "", _("nadie: el torneo se lleva desde su mesa de control")
+        LEAGUE = "league", _("liga")
+        INTERPENA = "interpena", _("interpeñas")
+
     class EntrantKind(models.TextChoices):
         PAIRS = "pairs", _("parejas")
         TRIOS = "trios", _("tríos")
@@ -80,6 +85,14 @@ class Tournament(RuleSetFields):
         default=4,
         validators=[MinValueValidator(3), MaxValueValidator(6)],
     )
+    #: the app that runs this tournament (a league's division, an interpeña's boards): its
+    #: rounds, phases and status change only through that app's services, and the lists of
+    #: tournaments leave it out. Blank: an ordinary tournament, run from its own desk.
+    managed_by = models.CharField(max_length=16, choices=ManagedBy.choices, blank=True, default="")
+    #: what runs it, as that app names it (the league and division, the interpeña)
+    managed_label = models.CharField(max_length=200, blank=True)
+    #: the organizer's page of what runs it (the desk links there)
+    managed_url = models.CharField(max_length=300, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -267,6 +280,8 @@ class Match(models.Model):
         PLAYED = "played", _("jugada")
         FORFEIT = "forfeit", _("no presentada")
         BYE = "bye", _("descanso")
+        #: a league match not played by its deadline: both pairs lose it (no winner)
+        DOUBLE_LOSS = "double_loss", _("doble derrota")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     group = models.ForeignKey(

@@ -60,6 +60,9 @@ class ClubCreateApi(APIView):
         region = serializers.CharField(required=False, allow_blank=True)
         contact_email = serializers.CharField(required=False, allow_blank=True)
         contact_phone = serializers.CharField(required=False, allow_blank=True)
+        language = serializers.CharField(
+            required=False, help_text="the language of its e-mails: es, en, eu or fr"
+        )
 
         class Meta:
             ref_name = "ClubCreateInput"
@@ -96,6 +99,9 @@ class ClubUpdateApi(APIView):
         region = serializers.CharField(required=False, allow_blank=True)
         contact_email = serializers.CharField(required=False, allow_blank=True)
         contact_phone = serializers.CharField(required=False, allow_blank=True)
+        language = serializers.CharField(
+            required=False, help_text="the language of its e-mails: es, en, eu or fr"
+        )
 
         class Meta:
             ref_name = "ClubUpdateInput"

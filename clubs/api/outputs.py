@@ -24,6 +24,7 @@ class ClubOutputSerializer(serializers.Serializer):
     region = serializers.CharField()
     contact_email = serializers.CharField()
     contact_phone = serializers.CharField()
+    language = serializers.CharField(help_text="the language of its e-mails")
     default_preset_id = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
 

@@ -5,7 +5,9 @@ Responsible for:
 - ``interpena_create``: an organizer of the home peña names the away peña, the date and the
   number of boards (1–16); the interpeña gets its container, a private tournament of the home
   peña (tournaments.services.tournaments.tournament_create, rules from a preset as any
-  tournament) with one phase, so that its boards are tournament matches;
+  tournament) with one phase, so that its boards are tournament matches. The tournament is
+  ``managed_by`` the interpeña: the lists of tournaments leave it out, and its desk refuses
+  draws, phases and status changes (they would break the boards) and links here instead;
 - ``interpena_lineup_set``: each peña's organizers field its pairs, board A first (pairs of
   that peña, no player twice in the match), and may name their captain; once both sides are
   fielded, the boards are laid out: one round, published, one match per board (home pair as
@@ -36,6 +38,7 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from clubs.circuits.models import Interpena, InterpenaBoard, board_letter
@@ -53,7 +56,7 @@ from clubs.circuits.teams import signature
 from clubs.models import Club, Pair
 from clubs.roles import require_organizer
 from config.errors import Conflict, Forbidden, Invalid, NotFound, StaleVersion
-from tournaments.models import Entry, Match, Phase, Round
+from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.services.results import match_result_confirm, match_result_submit
 from tournaments.services.results.common import LINK, ResultAnswer
 from tournaments.services.tournaments import tournament_create
@@ -130,6 +133,8 @@ def interpena_create(
             is_public=False,
             tables_available=boards,
             preset=preset,
+            managed_by=Tournament.ManagedBy.INTERPENA,
+            managed_label=name,
             via="interpena",
         )
         interpena = Interpena.objects.create(
@@ -144,6 +149,11 @@ def interpena_create(
             league_key=str(league_key or "")[:80],
             created_by=actor,
         )
+        # the desk of its tournament links to the interpeña's page (known once it has an id)
+        tournament.managed_url = reverse(
+            "circuits:interpena", kwargs={"interpena_id": interpena.pk}
+        )
+        tournament.save(update_fields=["managed_url"])
         InterpenaBoard.objects.bulk_create(
             [InterpenaBoard(interpena=interpena, number=n) for n in range(1, boards + 1)]
         )

@@ -7,3 +7,10 @@ class LeaguesConfig(AppConfig):
     name = "clubs.leagues"
     label = "leagues"
     verbose_name = _("Ligas")
+
+    def ready(self) -> None:
+        # A peña's archive (tournaments/archive.py) carries its leagues: tournaments never
+        # import the leagues, so the leagues add their part to it here.
+        from clubs.leagues.archive import register
+
+        register()

@@ -143,7 +143,9 @@ def _entry_name(entry: Entry | None) -> str:
 
 
 def _state(match: Match, post: Postponement | None) -> str:
-    if post is not None and post.outcome == Postponement.Outcome.DOUBLE_LOSS:
+    if match.kind == Match.Kind.DOUBLE_LOSS or (
+        post is not None and post.outcome == Postponement.Outcome.DOUBLE_LOSS
+    ):
         return "double_loss"
     if match.status == Match.Status.CONFIRMED:
         return "walkover" if match.kind == Match.Kind.FORFEIT else "confirmed"
@@ -299,7 +301,9 @@ def _results(phase_ids: list[int], *, individual: bool) -> dict[int, list[table.
         outcome,
     ) in rows:
         side_a, side_b = ((a1, a2), (b1, b2)) if individual else ((a,), (b,))
-        if outcome == Postponement.Outcome.DOUBLE_LOSS:
+        # recorded in tournaments (kind double_loss) since the league calls match_double_loss;
+        # a postponement decided before that holds it alone
+        if kind == Match.Kind.DOUBLE_LOSS or outcome == Postponement.Outcome.DOUBLE_LOSS:
             out[phase_id].append(
                 table.LeagueResult(number, side_a, side_b, table.DOUBLE_LOSS, walkover=True)
             )
@@ -419,3 +423,10 @@ def postponements_due(*, league: League) -> QuerySet[Postponement]:
 
 def prefetch_divisions() -> Prefetch:
     return Prefetch("divisions", queryset=Division.objects.order_by("level"))
+
+
+def jornada_has_open_rounds(*, league: League, number: int) -> bool:
+    """Whether jornada ``number`` has a division's round published and not closed yet."""
+    return Round.objects.filter(
+        phase__league_division__league=league, number=number, status=Round.Status.PUBLISHED
+    ).exists()

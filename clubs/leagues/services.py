@@ -24,7 +24,8 @@ Choices:
   in the division's tournament.
 - A postponed match keeps its table link: a result entered before the organizer decides
   counts as played. After the deadline the organizer applies a walkover (the tournaments'
-  forfeit, with its full score) or a double loss (kept here: both lose, as a walkover lost).
+  forfeit, with its full score) or a double loss (tournaments' match_double_loss: the match is
+  confirmed with no winner, so its round can close; both lose, as a walkover lost).
 
 Must not: compute standings (table.py) or touch a result but through tournaments' services.
 
@@ -41,6 +42,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -317,9 +319,15 @@ def division_create(
             starts_on=first.date if first else timezone.localdate(),
             is_public=league.is_public,
             preset=league.preset_name or None,
+            managed_by=Tournament.ManagedBy.LEAGUE,
+            managed_label=f"{league.name} {league.season} · {name}",
+            managed_url=reverse("leagues:organizer-league", kwargs={"league_id": league.pk}),
         )
         tournament = tournament_services.tournament_status_change(
-            tournament=tournament, actor=actor, status=Tournament.Status.REGISTRATION
+            tournament=tournament,
+            actor=actor,
+            status=Tournament.Status.REGISTRATION,
+            managed=True,
         )
         entries = [
             registration_services.entry_register(tournament=tournament, pair_id=p.pk, actor=actor)
@@ -327,7 +335,10 @@ def division_create(
         ]
         if pairs:
             tournament = tournament_services.tournament_status_change(
-                tournament=tournament, actor=actor, status=Tournament.Status.RUNNING
+                tournament=tournament,
+                actor=actor,
+                status=Tournament.Status.RUNNING,
+                managed=True,
             )
         phase = rounds_services.phase_create(
             tournament=tournament,
@@ -335,6 +346,7 @@ def division_create(
             name=PHASE_NAME,
             format=Phase.Format.ROUND_ROBIN,
             group_size=max(2, len(entries)),
+            managed=True,
         )
         level = (
             Division.objects.filter(league=league)
@@ -555,7 +567,10 @@ def _individual_jornada(
         pairings.append(Pairing(len(pairings) + 1, a.pk, b.pk))
     if tournament.status == Tournament.Status.REGISTRATION:
         tournament_services.tournament_status_change(
-            tournament=tournament, actor=actor, status=Tournament.Status.RUNNING
+            tournament=tournament,
+            actor=actor,
+            status=Tournament.Status.RUNNING,
+            managed=True,
         )
     return pairings, list(night.resting)
 
@@ -594,9 +609,32 @@ def jornada_publish(*, jornada: Jornada, actor: User) -> Jornada:
         for rnd in Round.objects.filter(
             phase__league_division__league=league, number=jornada.number, status=Round.Status.DRAFT
         ).order_by("phase__league_division__level"):
-            rounds_services.round_publish(round=rnd, actor=actor)
+            rounds_services.round_publish(round=rnd, actor=actor, managed=True)
         jornada.status = Jornada.Status.PUBLISHED
         jornada.save(update_fields=["status"])
+    jornada.league = league
+    return jornada
+
+
+def jornada_close(*, jornada: Jornada, actor: User) -> Jornada:
+    """Close a published jornada: each division's round N is closed by tournaments (every
+    match decided: a result, a walkover or a double loss; Conflict naming the tables that are
+    not). The division's tournament refuses a close from its own desk: it is the league's."""
+    with transaction.atomic():
+        league = _lock_league(jornada.league, actor)
+        jornada = Jornada.objects.select_for_update().get(pk=jornada.pk)
+        if jornada.status != Jornada.Status.PUBLISHED:
+            raise Conflict(
+                "Jornada {number} is not published yet; publish and play it before closing it.",
+                code="jornada_not_published",
+                number=jornada.number,
+            )
+        for rnd in Round.objects.filter(
+            phase__league_division__league=league,
+            number=jornada.number,
+            status=Round.Status.PUBLISHED,
+        ).order_by("phase__league_division__level"):
+            rounds_services.round_close(round=rnd, actor=actor, managed=True)
     jornada.league = league
     return jornada
 
@@ -703,6 +741,10 @@ def postponement_decide(
             )
             post.outcome = outcome
         else:
+            # both lose, recorded in tournaments: the match is decided, the round can close
+            results_services.match_double_loss(
+                match=match, version=match.version, actor=actor, managed=True
+            )
             post.outcome = outcome
         post.decided_at = timezone.now()
         post.save(update_fields=["outcome", "decided_at"])

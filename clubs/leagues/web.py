@@ -310,6 +310,9 @@ def _desk_context(request: HttpRequest, league: League) -> dict:
         "rounds": rounds,
         "open_matches": played,
         "last": last,
+        "close_last": last is not None
+        and not played
+        and selectors.jornada_has_open_rounds(league=league, number=last.number),
         "postponements": [
             {"p": p, "overdue": p.deadline < timezone.localdate()}
             for p in selectors.postponements_due(league=league)
@@ -402,6 +405,17 @@ def jornada_publish(request: HttpRequest, league_id: int, number: int) -> HttpRe
 @login_required
 @require_POST
 @_guard
+def jornada_close(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
+    def act(league: League) -> None:
+        jornada = selectors.jornada_get(league=league, number=number)
+        services.jornada_close(jornada=jornada, actor=request.user)
+
+    return _desk_action(request, league_id, act, _("Jornada cerrada."))
+
+
+@login_required
+@require_POST
+@_guard
 def match_postpone(request: HttpRequest, league_id: int, match_id: int) -> HttpResponse:
     def act(league: League) -> None:
         value = request.POST.get("deadline", "")
@@ -479,6 +493,7 @@ urlpatterns = [
     path(_O + "divisiones", division_add, name="organizer-division-add"),
     path(_O + "jornadas/<int:number>/sortear", jornada_draw, name="organizer-jornada-draw"),
     path(_O + "jornadas/<int:number>/publicar", jornada_publish, name="organizer-jornada-publish"),
+    path(_O + "jornadas/<int:number>/cerrar", jornada_close, name="organizer-jornada-close"),
     path(_O + "partidas/<int:match_id>/aplazar", match_postpone, name="organizer-match-postpone"),
     path(_O + "partidas/<int:match_id>/decidir", match_decide, name="organizer-match-decide"),
     path(_O + "temporada", next_season, name="organizer-next-season"),

@@ -9,7 +9,9 @@
  *   pair holds is not played (no pad, no winner); a refused envite needs no winner; a winner
  *   the declarations give (duples over medias; 31, 32 and 40 over any other juego; equal ones
  *   to the nearer to mano; the best punto when all four are written) is filled in and can be
- *   changed; the lances after an accepted órdago close. No winner is chosen before a tap.
+ *   changed; the lances after an accepted órdago close, and the winners of the lances before it
+ *   are not asked (the órdago ends the game; only a deje before it counts, and needs none).
+ *   No winner is chosen before a tap.
  */
 (function () {
   "use strict";
@@ -135,7 +137,15 @@
 
     function refresh() {
       var over = false;
-      lances.forEach(function (lance) {
+      // an órdago accepted in a later lance ends the game: what came before it counts only if
+      // it was a deje (no winner needed), so no winner is asked there (001, docs/rules.md)
+      var ordagoAt = -1;
+      lances.some(function (lance, index) {
+        var said = betting(lance.querySelector(".t-seq").value);
+        if (said.ordago && said.ended === "quiero") ordagoAt = index;
+        return ordagoAt >= 0;
+      });
+      lances.forEach(function (lance, index) {
         var name = lance.dataset.lance;
         var pad = lance.querySelector(".t-pad");
         var seq = lance.querySelector(".t-seq");
@@ -177,11 +187,14 @@
         seq.hidden = !played;
         lance.querySelector(".t-seq-label").hidden = !played;
         // the winner: not asked when the lance was not played or refused; said when known
-        var needed = played && bets.ended !== "no";
+        var moot = played && bets.ended !== "no" && index < ordagoAt;
+        var needed = played && bets.ended !== "no" && !moot;
         win.disabled = !needed;
         win.querySelector(".t-seg").hidden = !needed;
         win.classList.toggle("is-asked", needed && !win.querySelector("input:checked"));
-        if (!needed) {
+        if (moot) {
+          note.textContent = texts.before_ordago;
+        } else if (!needed) {
           note.textContent = played && bets.bettor ? fill(texts.refused, { p: bets.bettor }) : "";
         } else if (derived) {
           if (derivedBefore[name] !== derived) {

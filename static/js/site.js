@@ -9,6 +9,9 @@
  *   same body, so the same idempotency key: a retry never records twice. The table's page
  *   handles the answer itself (it opens the receipt or shows the error); any other page says
  *   in one line what happened, with a link.
+ * - Several results kept (hands of the anotador entered one after another without connection)
+ *   go one at a time, oldest first, each exactly once: the page that answered one gives the
+ *   table's new version, and the next kept on top of the same version is sent with it.
  */
 (function () {
   "use strict";
@@ -75,11 +78,34 @@
     return new URL(url, location.href).pathname.split("/").slice(0, 3).join("/") + "/";
   }
 
+  function versionOf(body) {
+    return new URLSearchParams(body).get("version");
+  }
+
+  // The page a write was answered with gives the table's version now: the items queued after
+  // it on the same page (same table, same version) were written on top of it, so they go with
+  // that version, or the server would refuse them as stale.
+  function carry(item, html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var field = page.querySelector("form[data-queue] [name=version]");
+    var before = versionOf(item.body);
+    if (!field || before === null) return;
+    keep(pending().map(function (other) {
+      if (other.key === item.key || tableOf(other.url) !== tableOf(item.url)) return other;
+      if (versionOf(other.body) !== before) return other;
+      var params = new URLSearchParams(other.body);
+      params.set("version", field.value);
+      return { key: other.key, url: other.url, body: params.toString(), at: other.at };
+    }));
+  }
+
+  // One item at a time, oldest first: each of a table's hands builds on the one before.
   function send(item, delay) {
     if (busy[item.key]) return;
     busy[item.key] = true;
     clearTimeout(timers[item.key]);
     tell("sending", { item: item });
+    var answered;
     fetch(item.url, {
       method: "POST",
       body: item.body,
@@ -87,27 +113,36 @@
       headers: { "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (response) {
       if (response.status >= 500) throw new Error("server " + response.status);
+      answered = response;
+      return response.redirected ? response.clone().text() : "";
+    }).then(function (html) {
+      var response = answered;
+      if (html) carry(item, html);
       busy[item.key] = false;
       forget(item.key);
-      if (!tell("answer", { item: item, response: response })) return;
+      var rest = pending().length;
+      if (!tell("answer", { item: item, response: response, rest: rest })) return;
       var box = doc.getElementById("queue-status");
       var data = box ? box.dataset : {};
       if (response.redirected) notice(data.sent, response.url, data.see);
       else notice(data.refused, tableOf(item.url), data.open);
+      resend();
     }).catch(function () {
       busy[item.key] = false;
+      if (answered) return;  // answered, then the page went away: the next page goes on
       tell("saved", { item: item });
       var wait = Math.min((delay || 1000) * 2, 30000);
-      timers[item.key] = setTimeout(function () { send(item, wait); }, wait);
+      timers[item.key] = setTimeout(function () { resend(wait); }, wait);
     });
   }
 
-  function resend() {
-    pending().forEach(function (item) { send(item); });
+  function resend(delay) {
+    var list = pending().sort(function (a, b) { return a.at - b.at; });
+    if (list.length) send(list[0], delay);
   }
 
   window.amarrakoQueue = {
-    pending: pending, add: add, send: send, tableOf: tableOf
+    pending: pending, add: add, send: resend, tableOf: tableOf
   };
   window.addEventListener("online", resend);
   // after the page's own scripts (table.js listens to the answers)

@@ -211,12 +211,20 @@
       }
       if (!window.fetch || !window.amarrakoQueue || !form.reportValidity()) return;
       event.preventDefault();
+      var field = form.querySelector("[name=idempotency_key]");
       var body = new URLSearchParams(new FormData(form)).toString();
-      var key = form.querySelector("[name=idempotency_key]").value;
+      // the page kept for offline use renders the same key each time: a different entry made
+      // on it (the next hand) is a new write and takes a new key; the same entry stays one
+      var same = window.amarrakoQueue.pending().filter(function (i) { return i.key === field.value; });
+      if (same.length && same[0].body !== body) {
+        field.value = field.value.split("~")[0] + "~" + Date.now().toString(36);
+        body = new URLSearchParams(new FormData(form)).toString();
+      }
+      var key = field.value;
       var item = { key: key, url: form.action, body: body, at: Date.now() };
       window.amarrakoQueue.add(item);
       all("[type=submit]", form).forEach(function (b) { b.disabled = true; });
-      window.amarrakoQueue.send(item);
+      window.amarrakoQueue.send();  // the oldest kept first: this one after those before it
     });
   }
 

@@ -70,6 +70,7 @@ def test_anyone_lists_and_reads_penas_with_their_public_contact():
             "region": "Gipuzkoa",
             "contact_email": "t@example.org",
             "contact_phone": "",
+            "language": "es",
             "default_preset_id": None,
             "created_at": response.json()[0]["created_at"],
         }
@@ -480,3 +481,30 @@ def test_ids_beyond_any_row_are_not_found_never_a_server_error():
     pair = client.post(f"{url}/pairs/create", {"player_one_id": huge, "player_two_id": 1})
     error(pair, 400, "player_not_in_club")
     error(client.post(f"{url}/presets/{huge}/delete"), 404, "preset_not_found")
+
+
+def test_a_penas_email_language_is_set_at_creation_and_changed_by_its_organizers():
+    owner = UserFactory()
+    created = client_for(owner).post(f"{API}/clubs/create", {"name": "Peña Txoko"}, format="json")
+    assert created.status_code == 201 and created.json()["language"] == "es"  # the default
+    club_id = created.json()["id"]
+    changed = client_for(owner).post(
+        f"{API}/clubs/{club_id}/update", {"language": "eu"}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["language"] == "eu"
+    assert Club.objects.get(pk=club_id).language == "eu"
+    wrong = client_for(owner).post(
+        f"{API}/clubs/{club_id}/update", {"language": "klingon"}, format="json"
+    )
+    body = error(wrong, 400, "club_language")
+    assert body["params"]["languages"] == ["es", "en", "eu", "fr"]
+    assert "klingon" in body["message"]
+    assert Club.objects.get(pk=club_id).language == "eu"  # nothing changed
+    spanish = client_for(owner)
+    spanish.credentials(HTTP_ACCEPT_LANGUAGE="es")
+    body = spanish.post(f"{API}/clubs/create", {"name": "Otra", "language": "xx"}, format="json")
+    assert "El idioma de los correos" in body.json()["error"]["message"]
+    assert not Club.objects.filter(name="Otra").exists()
+    stranger = client_for(member(Club.objects.get(pk=club_id), role=MEMBER))
+    refused = stranger.post(f"{API}/clubs/{club_id}/update", {"language": "fr"}, format="json")
+    assert refused.status_code == 403

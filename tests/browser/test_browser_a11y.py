@@ -50,7 +50,9 @@ CONTROL_NAMES = """
   for (const el of document.querySelectorAll(controls)) {
     if (el.closest('template')) continue;
     const found = [el.getAttribute('aria-label'), el.title, el.placeholder,
-      el.tagName === 'INPUT' ? el.value : el.innerText];
+      // an input's value names it only on a button; a radio's or a field's value is data
+      el.tagName === 'INPUT' ? (/^(submit|button|reset)$/.test(el.type) ? el.value : '')
+        : el.innerText];
     for (const label of el.labels || []) found.push(label.innerText);
     for (const id of (el.getAttribute('aria-labelledby') || '').split(' ')) {
       const by = id && document.getElementById(id);

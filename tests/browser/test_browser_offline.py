@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import MatchFactory, TournamentFactory
-from tournaments.models import Match, ResultSubmission, Tournament
+from tournaments.models import HandEntry, Match, ResultSubmission, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,3 +118,46 @@ def test_a_kept_result_is_sent_from_any_page_of_the_site(new_phone, live_server,
     assert pending(other) == []
     status.get_by_role("link", name="Ver lo apuntado").click()
     other.wait_for_selector("#t-receipt")
+
+
+def test_hands_entered_offline_one_after_another_are_all_stored_in_order(
+    new_phone, live_server, match, screenshot
+):
+    """Two hands of the anotador kept on the phone, the page reloaded between them (the copy
+    the service worker kept has the version of before both): once the connection is back they
+    go in order, the second with the version the first produced, each exactly once."""
+    phone = new_phone()
+    url = f"{live_server.url}/mesa/{match.token}/anotador/"
+    load_and_keep(phone, url)
+    phone.context.set_offline(True)
+
+    def hand(grande: str, chica: str, punto: str) -> None:
+        for lance, pair in (("grande", grande), ("chica", chica), ("juego", punto)):
+            phone.locator(
+                f'.t-lance[data-lance="{lance}"] .t-win label', has_text=f"Pareja {pair}"
+            ).click()
+        phone.get_by_role("button", name="Anotar mano").click()
+        expect(phone.locator("#t-status")).to_contain_text(SAVED, timeout=10_000)
+
+    hand("A", "B", "A")  # A: grande and punto, B: chica
+    phone.reload()  # offline: the page as kept, still at hand 1 with the same version
+    hand("B", "B", "B")  # B: 3
+    kept = pending(phone)
+    assert len(kept) == 2 and kept[0]["key"] != kept[1]["key"]
+    screenshot(phone, "table-offline-two-hands")
+    assert not HandEntry.objects.filter(match=match).exists()
+
+    phone.context.set_offline(False)
+    for _ in range(200):  # until the phone's queue is empty (the page may reload meanwhile)
+        if HandEntry.objects.filter(match=match).count() == 2:
+            break
+        phone.wait_for_timeout(100)
+    expect(phone.locator("#t-hand h2")).to_have_text("Mano n.º 3", timeout=20_000)
+    assert pending(phone) == []
+    hands = list(HandEntry.objects.filter(match=match).order_by("number"))
+    assert [h.number for h in hands] == [1, 2]
+    assert [h.idempotency_key for h in hands] == [k["key"] for k in kept]
+    assert [h.payload["declarations"]["winners"] for h in hands] == [
+        {"grande": "mano", "chica": "postre", "punto": "mano"},
+        {"grande": "postre", "chica": "postre", "punto": "postre"},
+    ]

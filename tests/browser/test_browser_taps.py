@@ -214,14 +214,8 @@ HANDS = [
     ),
     (
         "órdago in chica after grande en paso",
-        [
-            win("grande", "A"),
-            bet("B", "órdago", "chica"),
-            bet("A", "quiero", "chica"),
-            win("chica", "B"),
-            SEND,
-        ],
-        5,
+        [bet("B", "órdago", "chica"), bet("A", "quiero", "chica"), win("chica", "B"), SEND],
+        4,
     ),
     (
         "only one pair has pares",
@@ -299,6 +293,13 @@ def test_twenty_hands_in_few_taps(phone, live_server, screenshot):
         expect(phone.locator("#t-hand h2")).to_have_text(f"Mano n.º {number}")
         before = int(phone.evaluate("sessionStorage.getItem('taps') || '0'"))
         for step in steps:
+            if step == SEND and number == 16:
+                # grande's winner is not asked: the órdago accepted in chica ended the game
+                grande = phone.locator('.t-lance[data-lance="grande"]')
+                expect(grande.locator(".t-win-note")).to_have_text(
+                    "No cuenta: el órdago querido después acaba el juego."
+                )
+                expect(grande.locator(".t-win .t-seg")).to_be_hidden()
             locate(phone, step).tap()
         if number in (1, 5, 13):
             phone.evaluate("window.scrollTo(0, 0)")
@@ -315,13 +316,13 @@ def test_twenty_hands_in_few_taps(phone, live_server, screenshot):
 
     assert HandEntry.objects.filter(match=match).count() == 20
     ordinary = [taps for n, what, taps in figures if "órdago" not in what]
-    ordagos = [taps for n, what, taps in figures if "órdago in grande, accepted" in what]
+    ordagos = [taps for n, what, taps in figures if "accepted" in what and "órdago" in what]
     print("\nTaps per hand on the anotador (20 hands, 390×844):")
     for number, what, taps in figures:
         print(f"  hand {number:2}: {taps} taps  {what}")
     print(
         f"  ordinary hands: at most {max(ordinary)}, mean {sum(ordinary) / len(ordinary):.1f}; "
-        f"órdago accepted in grande: {max(ordagos)}; all 20 hands: "
+        f"órdago accepted: {max(ordagos)}; all 20 hands: "
         f"{sum(t for *_, t in figures)} taps"
     )
     assert max(ordinary) <= 8 and max(ordagos) <= 4

@@ -19,6 +19,7 @@ from tournaments.archive import (
     archive_open,
     bracket_remap,
     checksum,
+    order_remap,
     phase_settings_remap,
 )
 
@@ -148,3 +149,89 @@ def test_the_ids_held_in_json_columns_follow_the_new_ids():
     }
     with pytest.raises(KeyError):
         bracket_remap(bracket, {5: 50})
+
+
+def test_the_players_alone_held_in_json_columns_follow_their_new_ids():
+    settings = {"rests": {"1": [7], "2": []}, "groups": [{"name": "A", "entry_ids": [5]}]}
+    assert phase_settings_remap(settings, {5: 50}, {7: 70}) == {
+        "rests": {"1": [70], "2": []},
+        "groups": [{"name": "A", "entry_ids": [50]}],
+    }
+    assert order_remap([7, 8], {7: 70, 8: 80}) == [70, 80]
+    assert order_remap(None, {}) is None
+    with pytest.raises(KeyError):
+        order_remap([9], {7: 70})
+
+
+def version_1(tournament: dict) -> dict:
+    """An archive as version 1 wrote it: a tournament of pairs, without the fields of 2."""
+    archive = {**built(), "version": 1, "tournaments": [tournament]}
+    archive["checksum"] = checksum(archive)
+    return archive
+
+
+TOURNAMENT_1 = {
+    "id": 1,
+    "name": "Torneo",
+    "slug": "torneo",
+    "venue": "",
+    "starts_on": "2026-07-07",
+    "ends_on": None,
+    "is_public": True,
+    "status": "finished",
+    "tables_available": 0,
+    "max_pairs": None,
+    "tiebreaks": [],
+    "late_minutes_per_game": None,
+    "draw_seed": 1,
+    "preset_name": "",
+    "kings": 8,
+    "stones_per_game": 40,
+    "games_per_vaca": 3,
+    "vacas_per_match": 1,
+    "real_31": "off",
+    "dejes": True,
+    "min_envite": 2,
+    "created_by": None,
+    "created_at": "2026-07-07T10:00:00+00:00",
+    "entries": [
+        {
+            "id": 3,
+            "pair": 1,
+            "seed": None,
+            "status": "registered",
+            "pinned_table": None,
+            "registered_at": "2026-07-07T10:00:00+00:00",
+            "checked_in_at": None,
+            "withdrawn_at": None,
+        }
+    ],
+    "phases": [],
+    "audit": [],
+}
+
+
+def test_an_archive_of_version_1_opens_with_what_version_2_added():
+    opened = archive_open(version_1(TOURNAMENT_1))
+    [tournament] = opened["tournaments"]
+    assert tournament["entrant_kind"] == "pairs" and tournament["frances_table_size"] == 4
+    assert (tournament["tio_perete"], tournament["real_31_suit"]) == (False, "")
+    assert tournament["individual_entries"] == []
+    assert (tournament["entries"][0]["player_three"], tournament["entries"][0]["drawn"]) == (
+        None,
+        False,
+    )
+    # A version-1 archive whose records lack their own version-1 fields is still damaged.
+    broken = {k: v for k, v in TOURNAMENT_1.items() if k != "kings"}
+    with pytest.raises(Invalid) as caught:
+        archive_open(version_1(broken))
+    assert caught.value.params["where"] == "tournaments[0].kings"
+
+
+def test_a_version_2_archive_needs_every_field_of_version_2():
+    archive = {**built(), "tournaments": [{**TOURNAMENT_1}]}
+    archive["checksum"] = checksum(archive)
+    with pytest.raises(Invalid) as caught:
+        archive_open(archive)
+    assert caught.value.code == "archive_damaged"
+    assert caught.value.params["where"] == "tournaments[0].real_31_suit"

@@ -212,6 +212,6 @@ def test_a_change_after_publishing_emails_only_the_players_it_moved(
         match_table_move(round=rnd, actor=organizer, match_id=a.id, table_number=5)
     # The two players of the moved match hear about their new table, nobody else.
     assert len(mailoutbox) == 8
-    assert all("table 5" in m.subject for m in mailoutbox[6:])
+    assert all("mesa 5" in m.subject for m in mailoutbox[6:])
     moved = {e.pair.player_one.email for e in entries if e.id in (a.entry_a_id, a.entry_b_id)}
     assert {to for m in mailoutbox[6:] for to in m.to} == moved

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from clubs.models import Membership, Pair, Player
+from clubs.models import Club, Membership, Pair, Player
 from config.errors import StaleVersion
 from tests.factories import (
     ClubFactory,
@@ -1022,3 +1022,13 @@ def test_next_step_closes_a_round_whose_tables_all_have_results(client_org, draw
 def test_no_show_choices_name_the_pairs(client_org, match):
     page = client_org.get(url("organizer-match", match.pk)).content.decode()
     assert f"Pareja B · {match.entry_b.pair}" in page
+
+
+def test_a_pena_is_created_with_the_language_of_its_emails(client):
+    client.force_login(UserFactory())
+    page = client.get(url("organizer-home"), HTTP_ACCEPT_LANGUAGE="eu").content.decode()
+    assert 'name="language"' in page and 'value="eu" selected' in page  # the organizer's own
+    client.post(url("organizer-club-create"), {"name": "Peña Bat", "language": "fr"})
+    client.post(url("organizer-club-create"), {"name": "Peña Bi"})  # left out: Spanish
+    assert Club.objects.get(name="Peña Bat").language == "fr"
+    assert Club.objects.get(name="Peña Bi").language == "es"

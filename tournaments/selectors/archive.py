@@ -4,8 +4,9 @@ defines, and the CSV of a phase's standings and of a tournament's results.
 Responsible for: ``archive_for_club`` and ``archive_for_tournament`` (organizers of the peña
 only: an archive holds the players' e-mails and phones; ``club_archive`` and
 ``tournament_archive`` are the same without the check, for the management command), reading
-every row as plain values in a fixed number of queries whatever the size (about twenty: one
-per kind of row), and
+every row as plain values in a fixed number of queries whatever the size (about 25: one
+per kind of row), with, in a peña's archive, the sections that the apps above tournaments
+registered in SECTION_EXPORTERS (the leagues: clubs/leagues/archive.py), and
 ``standings_csv`` / ``results_csv`` (public wherever the standings and the rounds are).
 
 Must not: write, or shape the archive (tournaments.archive does: this module only reads).
@@ -19,7 +20,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db.models import F, Q
@@ -31,8 +32,12 @@ from tournaments.archive import FIELDS, archive_build
 from tournaments.models import (
     AuditEntry,
     Entry,
+    FrancesSeat,
+    FrancesSubmission,
+    FrancesTable,
     Group,
     HandEntry,
+    IndividualEntry,
     LatePenalty,
     Match,
     Phase,
@@ -43,6 +48,11 @@ from tournaments.models import (
 )
 from tournaments.selectors.standings import standings_for_phase
 from tournaments.selectors.tournaments import User
+
+#: the export of each section an app above tournaments registered (tournaments.archive
+#: SECTIONS) in a peña's archive: name → function(club=, tournament_ids=) → its rows, nested
+#: as tournaments.archive.archive_build takes them (a tournament's archive holds none)
+SECTION_EXPORTERS: dict[str, Callable[..., list[dict]]] = {}
 
 
 def archive_for_club(*, club: Club, user: User) -> dict[str, Any]:
@@ -86,6 +96,9 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         t["created_by"] = t.pop("created_by__username")
 
     entries = list(Entry.objects.filter(tournament_id__in=t_ids).order_by("id").values())
+    individuals = list(
+        IndividualEntry.objects.filter(tournament_id__in=t_ids).order_by("id").values()
+    )
     phases = list(Phase.objects.filter(tournament_id__in=t_ids).order_by("order", "id").values())
     phase_ids = [p["id"] for p in phases]
     groups = list(Group.objects.filter(phase_id__in=phase_ids).order_by("name").values())
@@ -98,6 +111,27 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     rounds = list(Round.objects.filter(phase_id__in=phase_ids).order_by("number").values())
     matches = list(
         Match.objects.filter(round__phase_id__in=phase_ids).order_by("id").values(),
+    )
+    tables = list(
+        FrancesTable.objects.filter(round__phase_id__in=phase_ids)
+        .order_by("table_number", "id")
+        .values()
+    )
+    seats = _by(
+        FrancesSeat.objects.filter(table__round__phase_id__in=phase_ids)
+        .order_by("seat", "id")
+        .values(),
+        "table_id",
+    )
+    table_submissions = _by(
+        FrancesSubmission.objects.filter(table__round__phase_id__in=phase_ids)
+        .order_by("id")
+        .values(
+            *FIELDS["frances_submissions"].keys() - {"created_by"},
+            "table_id",
+            "created_by__username",
+        ),
+        "table_id",
     )
     match_filter = {"match__round__phase_id__in": phase_ids}
     submissions = _by(
@@ -125,6 +159,8 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     )
     player_ids = {p[k] for p in pairs for k in ("player_one", "player_two")}
     player_ids |= {s[k] for s in substitutions for k in ("replaced_id", "substitute_id")}
+    player_ids |= {e["player_three_id"] for e in entries if e["player_three_id"] is not None}
+    player_ids |= {i["player_id"] for i in individuals}
     members_of_club = set(club.players.values_list("id", flat=True))
     player_filter = Q(pk__in=player_ids)
     if scope == "club":
@@ -161,15 +197,30 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
             for s in subs_of.get(m["id"], [])
         ]
         m["late_penalties"] = [{**p, "entry": p["entry_id"]} for p in lates.get(m["id"], [])]
+    tables_of = _by(tables, "round_id")
+    for t in tables:
+        t["seats"] = [{**s, "entry": s["entry_id"]} for s in seats.get(t["id"], [])]
+        t["frances_submissions"] = [
+            {**s, "created_by": s["created_by__username"]}
+            for s in table_submissions.get(t["id"], [])
+        ]
     for r in rounds:
         r["matches"] = matches_of.get(r["id"], [])
+        r["frances_tables"] = tables_of.get(r["id"], [])
     for p in phases:
         p.update(source=p["source_id"], groups=groups_of.get(p["id"], []))
         p["rounds"] = rounds_of.get(p["id"], [])
     phases_of = _by(phases, "tournament_id")
     entries_of = _by(entries, "tournament_id")
+    individuals_of = _by(individuals, "tournament_id")
     for t in tournaments:
-        t["entries"] = [{**e, "pair": e["pair_id"]} for e in entries_of.get(t["id"], [])]
+        t["entries"] = [
+            {**e, "pair": e["pair_id"], "player_three": e["player_three_id"]}
+            for e in entries_of.get(t["id"], [])
+        ]
+        t["individual_entries"] = [
+            {**i, "player": i["player_id"]} for i in individuals_of.get(t["id"], [])
+        ]
         t["phases"] = phases_of.get(t["id"], [])
         t["audit"] = [
             {**a, "match": a["match_id"], "actor": a["actor_name"]} for a in audit.get(t["id"], [])
@@ -180,8 +231,17 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         **{f: getattr(club, f) for f in FIELDS["club"] if f != "default_preset"},
         "default_preset": club.default_preset.name if club.default_preset_id else None,
     }
+    sections = (
+        {
+            name: export(club=club, tournament_ids=t_ids)
+            for name, export in SECTION_EXPORTERS.items()
+        }
+        if scope == "club"
+        else {}
+    )
     return archive_build(
         scope=scope,
+        sections=sections,
         exported_at=timezone.now(),
         club=club_row,
         clubs=clubs,

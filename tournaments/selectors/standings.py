@@ -28,7 +28,8 @@ was a large share of a refresh. Its query count is fixed: the matches, the group
 liguilla, their members), the pairs.
 
 How matches count (scoring.standings has the rules): a match counts once confirmed, with the
-winner, juegos and piedras recorded on it; ``kind`` says played, forfeit or bye. A bye
+winner, juegos and piedras recorded on it; ``kind`` says played, forfeit, bye or double loss
+(both pairs lose, no winner; a loss for each in every table here). A bye
 (descanso) counts as a match won with the format's full score in juegos and no piedras (the
 draw records it so). Matches of draft rounds are left out: a draft is not yet public.
 

@@ -55,13 +55,23 @@ def _published() -> Q:
 
 
 def tournament_list(
-    *, user: User, club_slug: str | None = None, status: str | None = None
+    *,
+    user: User,
+    club_slug: str | None = None,
+    status: str | None = None,
+    with_managed: bool = False,
 ) -> QuerySet[Tournament]:
-    """Published tournaments, plus every tournament of the peñas ``user`` organizes."""
+    """Published tournaments, plus every tournament of the peñas ``user`` organizes.
+
+    A tournament a league or an interpeña runs (``managed_by``) is left out: the league's or
+    the interpeña's own pages list it; ``with_managed`` keeps it (to find one by its slug).
+    """
     visible = _published()
     if user is not None and user.is_authenticated:
         visible |= Q(club__in=clubs_organized_by(user))
     qs = Tournament.objects.filter(visible).select_related("club")
+    if not with_managed:
+        qs = qs.filter(managed_by="")
     if club_slug:
         qs = qs.filter(club__slug=club_slug)
     if status:

@@ -11,9 +11,14 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
 - reuses what the peña already has — a preset of the same name, a player of the peña with the
   same name and e-mail, a pair of the same two players and peña — and creates the rest; a
   pair's other peña (a visiting pair) is found by its slug or created bare (name and slug);
-- creates the tournaments with every entry, phase, group, round, match, submission, hand,
-  substitution, lateness penalty and audit row, with new ids (references and the ids in the
-  brackets' and groups' JSON follow), new table links, and the timestamps of the archive;
+- creates the tournaments with every entry (a trio's third player, a drawn partnership), player
+  entered alone, phase, group, round, match, submission, hand, substitution, lateness
+  penalty, Mus francés table (its seats and submissions) and audit row, with new ids
+  (references and the ids in the JSON columns follow: brackets, groups, rests, finishing
+  orders), new table links, and the timestamps of the archive;
+- then hands each section of the apps above tournaments (tournaments.archive.SECTIONS: the
+  leagues) to the importer it registered in SECTION_IMPORTERS, in the same transaction, with
+  the archive's ids of what was created (ArchiveIds);
 - recomputes each phase's standings (tournaments.services.standings), so the imported
   tournament shows the same standings at once; and writes one audit row per tournament
   (``tournament_imported``).
@@ -31,7 +36,7 @@ Terms: peña (club), pareja (pair), fase, liguilla (group), ronda, partida (matc
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,8 +50,10 @@ from scoring.messages import Term
 from tournaments.archive import (
     FIELDS,
     RULES,
+    SECTIONS,
     archive_open,
     bracket_remap,
+    order_remap,
     parse_date,
     parse_datetime,
     phase_settings_remap,
@@ -54,8 +61,12 @@ from tournaments.archive import (
 from tournaments.models import (
     AuditEntry,
     Entry,
+    FrancesSeat,
+    FrancesSubmission,
+    FrancesTable,
     Group,
     HandEntry,
+    IndividualEntry,
     LatePenalty,
     Match,
     Phase,
@@ -119,6 +130,58 @@ class _Ids:
     def pk(self, ref: int | None, where: str) -> int | None:
         row = self.get(ref, where)
         return None if row is None else row.pk
+
+
+class ArchiveIds:
+    """The archive's ids → the rows an import created (or reused), by kind, for the sections
+    that import after the tournaments (tournaments.archive.SECTIONS): players, pairs,
+    tournaments, entries, individual_entries, phases, matches. ``get`` refuses an id the
+    archive does not hold, naming where."""
+
+    def __init__(self, *, players: _Ids, pairs: _Ids) -> None:
+        self._kinds = {
+            "players": players,
+            "pairs": pairs,
+            "tournaments": _Ids(Term("tournament")),
+            "entries": _Ids(Term("entry")),
+            "individual_entries": _Ids(Term("player entered alone")),
+            "phases": _Ids(Term("phase")),
+            "matches": _Ids(Term("match")),
+        }
+
+    def of(self, kind: str) -> _Ids:
+        return self._kinds[kind]
+
+    @property
+    def players(self) -> _Ids:
+        return self._kinds["players"]
+
+    @property
+    def pairs(self) -> _Ids:
+        return self._kinds["pairs"]
+
+    @property
+    def tournaments(self) -> _Ids:
+        return self._kinds["tournaments"]
+
+    def get(self, kind: str, ref: Any, where: str) -> Any:
+        return self._kinds[kind].get(ref, where)
+
+
+#: the import of each section an app above tournaments registered (tournaments.archive
+#: SECTIONS), run in the import's transaction after the tournaments:
+#: name → function(club=, rows=, ids=ArchiveIds, actor=)
+SECTION_IMPORTERS: dict[str, Callable[..., None]] = {}
+
+
+def archive_value_refused(where: str, field: str) -> Invalid:
+    """The archive's value of ``field`` at ``where`` is one this instance refuses."""
+    return _value_refused(where, field)
+
+
+def archive_checked(obj: models.Model, where: str) -> models.Model:
+    """``obj`` once its values pass the model's own field checks; archive_value otherwise."""
+    return _checked(obj, where)
 
 
 def _checked(obj: models.Model, where: str, exclude: tuple[str, ...] = ()) -> models.Model:
@@ -220,10 +283,15 @@ def _import(archive: Mapping[str, Any], actor: User) -> ImportResult:
 
     players, players_created = _players(archive["players"], club)
     pairs, pairs_created = _pairs(archive["pairs"], clubs, players)
+    ids = ArchiveIds(players=players, pairs=pairs)
     tournaments = [
-        _tournament(row, f"tournaments[{n}]", club, actor, players, pairs)
+        _tournament(row, f"tournaments[{n}]", club, actor, ids)
         for n, row in enumerate(archive["tournaments"])
     ]
+    for name in SECTIONS:
+        importer = SECTION_IMPORTERS.get(name)
+        if importer is not None and archive[name]:
+            importer(club=club, rows=archive[name], ids=ids, actor=actor)
     return ImportResult(club, created, tournaments, players_created, pairs_created)
 
 
@@ -290,6 +358,8 @@ _TOURNAMENT_COPIED = (
     "draw_seed",
     "preset_name",
     *RULES,
+    "entrant_kind",
+    "frances_table_size",
 )
 
 _PHASE_COPIED = tuple(
@@ -314,9 +384,8 @@ _MATCH_COPIED = (
 )
 
 
-def _tournament(
-    row: dict, where: str, club: Club, actor: User, players: _Ids, pairs: _Ids
-) -> Tournament:
+def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds) -> Tournament:
+    players, pairs = ids.players, ids.pairs
     tournament = Tournament(
         club=club,
         created_by=actor,
@@ -340,6 +409,8 @@ def _tournament(
             pinned_table=e["pinned_table"],
             checked_in_at=parse_datetime(e["checked_in_at"]),
             withdrawn_at=parse_datetime(e["withdrawn_at"]),
+            player_three=players.get(e["player_three"], f"{at}.player_three"),
+            drawn=e["drawn"],
         )
         new_entries.append(
             (_checked(entry, at), {"registered_at": parse_datetime(e["registered_at"])})
@@ -348,6 +419,24 @@ def _tournament(
     _insert(Entry, new_entries)
     entry_pks = {ref: entry.pk for ref, entry in entries.rows.items()}
 
+    individuals = _Ids(Term("player entered alone"))
+    new_individuals = []
+    for n, i in enumerate(row["individual_entries"]):
+        at = f"{where}.individual_entries[{n}]"
+        individual = IndividualEntry(
+            tournament=tournament,
+            player=players.get(i["player"], f"{at}.player"),
+            status=i["status"],
+            checked_in_at=parse_datetime(i["checked_in_at"]),
+            withdrawn_at=parse_datetime(i["withdrawn_at"]),
+        )
+        new_individuals.append(
+            (_checked(individual, at), {"registered_at": parse_datetime(i["registered_at"])})
+        )
+        individuals[i["id"]] = individual
+    _insert(IndividualEntry, new_individuals)
+    individual_pks = {ref: i.pk for ref, i in individuals.rows.items()}
+
     phases, groups = _Ids(Term("phase")), _Ids(Term("group"))
     matches = _Ids(Term("match"))
     children: dict[str, list[tuple[models.Model, dict]]] = {
@@ -355,12 +444,15 @@ def _tournament(
         "hands": [],
         "substitutions": [],
         "late_penalties": [],
+        "frances_tables": [],
+        "seats": [],
+        "frances_submissions": [],
     }
     for n, p in enumerate(row["phases"]):
         at = f"{where}.phases[{n}]"
         try:
             bracket = bracket_remap(p["bracket"], entry_pks)
-            settings = phase_settings_remap(p["settings"], entry_pks)
+            settings = phase_settings_remap(p["settings"], entry_pks, individual_pks)
         except (KeyError, TypeError, AttributeError):
             raise _value_refused(at, "bracket") from None
         phase = Phase(
@@ -410,6 +502,13 @@ def _tournament(
                 matches[m["id"]] = match
                 _match_children(m, m_at, match, entries, players, children)
             _insert(Match, new_matches)
+            for t_n, t in enumerate(r["frances_tables"]):
+                _frances_table(t, f"{r_at}.frances_tables[{t_n}]", rnd, individuals, children)
+    _insert(FrancesTable, children["frances_tables"])
+    for kind, model in (("seats", FrancesSeat), ("frances_submissions", FrancesSubmission)):
+        for obj, _ in children[kind]:
+            obj.table_id = obj.table.pk  # the tables have their ids now
+        _insert(model, children[kind])
     for kind, model in (
         ("submissions", ResultSubmission),
         ("hands", HandEntry),
@@ -445,6 +544,14 @@ def _tournament(
     )
     for phase in phases.rows.values():
         standings_refresh(phase=phase)
+    ids.tournaments[row["id"]] = tournament
+    for kind, local in (
+        ("entries", entries),
+        ("individual_entries", individuals),
+        ("phases", phases),
+        ("matches", matches),
+    ):
+        ids.of(kind).rows.update(local.rows)
     return tournament
 
 
@@ -503,4 +610,55 @@ def _match_children(
         )
         children["late_penalties"].append(
             (_checked(obj, at), {"created_at": parse_datetime(p["created_at"])})
+        )
+
+
+def _frances_table(
+    t: dict,
+    where: str,
+    rnd: Round,
+    individuals: _Ids,
+    children: dict[str, list[tuple[models.Model, dict]]],
+) -> None:
+    """A Mus francés table of the round, its seats and its submissions (saved with the rest)."""
+    ids = {ref: row.pk for ref, row in individuals.rows.items()}
+
+    def order(value: Any, at: str) -> Any:
+        try:
+            return order_remap(value, ids)
+        except (KeyError, TypeError):
+            raise _value_refused(at, "order") from None
+
+    table = FrancesTable(
+        round=rnd,
+        table_number=t["table_number"],
+        status=t["status"],
+        order=order(t["order"], where),
+        version=t["version"],
+        reasons=t["reasons"],
+        confirmed_at=parse_datetime(t["confirmed_at"]),
+    )
+    children["frances_tables"].append(
+        (_checked(table, where), {"created_at": parse_datetime(t["created_at"])})
+    )
+    for n, s in enumerate(t["seats"]):
+        at = f"{where}.seats[{n}]"
+        seat = FrancesSeat(
+            table=table, entry=individuals.get(s["entry"], f"{at}.entry"), seat=s["seat"]
+        )
+        children["seats"].append((_checked(seat, at), {}))
+    for n, s in enumerate(t["frances_submissions"]):
+        at = f"{where}.frances_submissions[{n}]"
+        obj = FrancesSubmission(
+            table=table,
+            seat=s["seat"],
+            via=s["via"],
+            order=order(s["order"], at),
+            confirms=s["confirms"],
+            idempotency_key=s["idempotency_key"],
+            based_on_version=s["based_on_version"],
+            device=s["device"],
+        )
+        children["frances_submissions"].append(
+            (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
         )

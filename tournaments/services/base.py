@@ -3,8 +3,9 @@
 Responsible for: ``tournament_lock_for_organizer``, the helper a tournament write starts with
 (lock the row once the actor is known to organize its peña: NotFound for what the actor may
 not see, Forbidden for a published tournament of another peña), ``audit_write`` (one
-AuditEntry for a write of the tournament or its registration), and the limits and status
-words both tournaments.py and registration.py need.
+AuditEntry for a write of the tournament or its registration), the limits and status
+words both tournaments.py and registration.py need, and ``tournament_check_not_managed`` (a
+tournament a league or an interpeña runs refuses the writes of its own desk).
 
 Sits below the modules of the tournament's writes: tournaments.py imports registration.py (a
 raised max_pairs promotes waiting pairs), and both import this module, which imports neither.
@@ -20,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+from config.errors import Conflict
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Tournament
 from tournaments.selectors.tournaments import tournament_check_organizer, tournament_not_found
@@ -62,6 +64,31 @@ def tournament_lock_for_organizer(*, tournament: Tournament, actor: User) -> Tou
         raise tournament_not_found(tournament.pk)
     tournament_check_organizer(user=actor, tournament=locked)
     return locked
+
+
+#: What runs a managed tournament, as the reader's language names it (errors show it).
+MANAGER_TERMS = {
+    Tournament.ManagedBy.LEAGUE: Term("the league"),
+    Tournament.ManagedBy.INTERPENA: Term("the interpeña"),
+}
+
+
+def tournament_check_not_managed(*, tournament: Tournament, managed: bool) -> None:
+    """Conflict if ``tournament`` is run by a league or an interpeña (``managed_by``) and the
+    caller is not that app's service (``managed=True``): its rounds, phases and status are the
+    league's calendar or the interpeña's boards, and a write from the tournament's own desk
+    would leave them out of step (a stray round, a phase the league does not know)."""
+    if managed or not tournament.managed_by:
+        return
+    raise Conflict(
+        "{tournament_name} is run by {manager} '{name}': draw, publish and close its rounds "
+        "and change its status there, not on the tournament's desk.",
+        code="tournament_managed",
+        tournament_name=tournament.name,
+        manager=MANAGER_TERMS.get(tournament.managed_by, Term("the league")),
+        name=tournament.managed_label,
+        url=tournament.managed_url,
+    )
 
 
 def audit_write(

@@ -6,7 +6,8 @@ the organizer's changes to a round before it starts (swap two pairs, swap two ta
 match to a free table), each kept in the audit trail; publishing and closing rounds; finishing
 a phase and going on to the next one (groups then knockout: the knockout is drawn from the
 group standings); creating the next bracket matches as results are confirmed
-(`bracket_advance`); and e-mailing players their table (`round_pairings_email`).
+(`bracket_advance`); and e-mailing players their table (`round_pairings_email`), in the
+peña's language (tournaments.services.mail).
 
 Every write draws its own transaction, re-reads the rows it changes with select_for_update
 (phase, then round, then matches — always in that order), re-checks their state, and queues
@@ -33,6 +34,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from clubs.models import Player
 from config.errors import Conflict, Invalid
 from config.queue import enqueue_on_commit
 from scoring.errors import RuleSetError
@@ -58,7 +60,8 @@ from tournaments.selectors.rounds import (
     round_not_found,
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
-from tournaments.services.base import MAX_TABLES
+from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
+from tournaments.services.mail import email_render, site_link
 from tournaments.services.webhooks import webhooks_round_published
 
 # Re-exported: other areas import the phase's rule set from here or from the selectors.
@@ -197,6 +200,7 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
 
@@ -213,6 +217,7 @@ def phase_create(
             .get(pk=tournament.pk)
         )
         _require_organizer(actor, tournament)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         if tournament.status == Tournament.Status.FINISHED:
             raise _tournament_finished(tournament)
         name = (name or "").strip()
@@ -341,11 +346,12 @@ def _check_format_options(
         )
 
 
-def phase_finish(*, phase: Phase, actor: User) -> Phase:
+def phase_finish(*, phase: Phase, actor: User, managed: bool = False) -> Phase:
     """Mark the phase finished once its format is complete and every round is closed."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         _finish(phase, actor)
         _after_commit_standings(phase.id)
     return phase
@@ -418,12 +424,13 @@ def _bracket_winners(phase: Phase) -> dict[str, int]:
     return dict(rows)
 
 
-def phase_advance(*, phase: Phase, actor: User) -> Round:
+def phase_advance(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Finish ``phase`` (if it is not yet) and draw the first round of the next phase; for a
     knockout whose source is this phase, the bracket comes from its final standings."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         if phase.status != Phase.Status.FINISHED:
             _finish(phase, actor)
         following = (
@@ -452,7 +459,7 @@ def phase_advance(*, phase: Phase, actor: User) -> Round:
 # --- Drawing rounds ---------------------------------------------------------------------------
 
 
-def round_draw_generate(*, phase: Phase, actor: User) -> Round:
+def round_draw_generate(*, phase: Phase, actor: User, managed: bool = False) -> Round:
     """Draw the phase's next round: a draft Round with its Matches and tables.
 
     Swiss and a tres ceros: after the previous round is closed, paired from the results so far
@@ -472,6 +479,7 @@ def round_draw_generate(*, phase: Phase, actor: User) -> Round:
         wanted = _next_round_number(phase.pk)
         phase = _lock_phase(phase.pk)
         _require_organizer(actor, phase.tournament)
+        tournament_check_not_managed(tournament=phase.tournament, managed=managed)
         rnd = _draw_next(phase, actor, wanted=wanted)
     return rnd
 
@@ -565,11 +573,12 @@ def _check_next_round(phase: Phase, last: Round, number: int) -> None:
 # --- Publishing and closing -------------------------------------------------------------------
 
 
-def round_publish(*, round: Round, actor: User) -> Round:
+def round_publish(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Publish a draft round: pairs and tables become public and players are e-mailed."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status != Round.Status.DRAFT:
             raise Conflict(
                 "Round {round} is already {status}.",
@@ -604,11 +613,12 @@ def round_publish(*, round: Round, actor: User) -> Round:
     return rnd
 
 
-def round_close(*, round: Round, actor: User) -> Round:
+def round_close(*, round: Round, actor: User, managed: bool = False) -> Round:
     """Close a published round once every match has a confirmed result."""
     with transaction.atomic():
         rnd = _lock_round(round.pk)
         _require_organizer(actor, rnd.phase.tournament)
+        tournament_check_not_managed(tournament=rnd.phase.tournament, managed=managed)
         if rnd.status == Round.Status.CLOSED:
             raise _round_closed(rnd)
         if rnd.status == Round.Status.DRAFT:
@@ -913,13 +923,15 @@ def round_pairings_email(*, round: Round) -> int:
     """E-mail each player with an address their table, opponents and round; returns how many
     players were e-mailed by this call.
 
-    Only published rounds are e-mailed. Idempotent enough: each message is keyed by player,
+    The message is written in the peña's language (``Club.language``), from
+    templates/emails/pairing*.txt; a trio's third player gets it too. Only published rounds
+    are e-mailed. Idempotent enough: each message is keyed by player,
     match, both pairs and table, and the keys sent are kept in an AuditEntry
     (``round_pairings_emailed``), so running it again sends nothing, and after a swap or a
     table change only the players whose pairing changed get a new message. A crash between
     sending and recording can repeat a message, never lose one.
     """
-    rnd = Round.objects.select_related("phase__tournament").filter(pk=round.pk).first()
+    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round.pk).first()
     if rnd is None or rnd.status != Round.Status.PUBLISHED:
         return 0
     tournament = rnd.phase.tournament
@@ -934,13 +946,15 @@ def round_pairings_email(*, round: Round) -> int:
         for own, other in ((match.entry_a, match.entry_b), (match.entry_b, match.entry_a)):
             if own is None:
                 continue
-            for player in (own.pair.player_one, own.pair.player_two):
-                if not player.email:
+            context = None
+            for player in (own.pair.player_one, own.pair.player_two, own.player_three):
+                if player is None or not player.email:
                     continue
                 key = f"{player.id}:{match.id}:{own.id}:{other.id if other else 0}:"
                 key += str(match.table_number or 0)
                 if key not in sent:
-                    outbox.append((key, player, _pairing_message(rnd, match, own, other)))
+                    context = context or _pairing_context(rnd, match, own, other)
+                    outbox.append((key, player, _pairing_message(context, player, own)))
     done: list[str] = []
     players: set[int] = set()
     try:
@@ -962,22 +976,45 @@ def round_pairings_email(*, round: Round) -> int:
     return len(players)
 
 
-def _pairing_message(rnd: Round, match: Match, own: Entry, other: Entry | None) -> tuple[str, str]:
+def _pairing_context(rnd: Round, match: Match, own: Entry, other: Entry | None) -> dict:
+    """What the pairing e-mail of ``own``'s players shows (templates/emails/pairing*.txt)."""
     tournament, phase = rnd.phase.tournament, rnd.phase
-    head = f"{tournament.name} — {phase.name}, round {rnd.number}"
-    if other is None:
-        subject = f"{head}: bye (descanso)"
-        lines = [
-            f"{own.pair} has a bye (descanso) in round {rnd.number}: it counts as a match won.",
-        ]
-    else:
-        players = f"{other.pair.player_one} and {other.pair.player_two}"
-        subject = f"{head}: table {match.table_number}"
-        lines = [
-            f"Round {rnd.number}: {own.pair} plays at table {match.table_number} (mesa "
-            f"{match.table_number}).",
-            f"Opponents: {other.pair} ({players}).",
-        ]
-    if tournament.venue:
-        lines.append(f"Venue: {tournament.venue}.")
-    return subject, "\n".join(lines) + "\n"
+    context = {
+        "tournament": tournament,
+        "phase": phase,
+        "round": rnd,
+        "player": None,  # set per player by round_pairings_email
+        "own": str(own.pair),
+        "trio": own.player_three_id is not None,
+        "bye": other is None,
+        "table": match.table_number,
+        "table_url": site_link("web:table", match.token) if other is not None else "",
+        "round_url": (
+            site_link("web:public-round", tournament.club.slug, tournament.slug, rnd.id)
+            if tournament.is_public
+            else ""
+        ),
+    }
+    if other is not None:
+        context["other"] = str(other.pair)
+        named = bool(other.pair.name)
+        opponents = [other.pair.player_one, other.pair.player_two, other.player_three]
+        context["opponent_names"] = (
+            ", ".join(str(p) for p in opponents if p is not None) if named else ""
+        )
+    return context
+
+
+def _pairing_message(context: dict, player: Player, own: Entry) -> tuple[str, str]:
+    """One player's pairing e-mail, in the peña's language (tournaments.services.mail)."""
+    partners = [p for p in (own.pair.player_one, own.pair.player_two, own.player_three) if p]
+    context = {
+        **context,
+        "player": player,
+        # an individual tournament's partner is drawn each round: say who it is
+        "partner": ", ".join(str(p) for p in partners if p.pk != player.pk) if own.drawn else "",
+    }
+    text = email_render(
+        name="pairing", context=context, language=context["tournament"].club.language
+    )
+    return text.subject, text.body

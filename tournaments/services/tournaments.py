@@ -49,6 +49,7 @@ from tournaments.services.base import (
     STATUS_TERMS,
     User,
     audit_write,
+    tournament_check_not_managed,
     tournament_lock_for_organizer,
 )
 from tournaments.services.registration import entry_waiting_promote
@@ -121,10 +122,18 @@ def tournament_create(
     rules: Mapping[str, Any] | None = None,
     entrant_kind: str = Tournament.EntrantKind.PAIRS,
     frances_table_size: int = 4,
+    managed_by: str = "",
+    managed_label: str = "",
+    managed_url: str = "",
     via: str = "api",
     device: str = "",
 ) -> Tournament:
     """A new tournament of the peña ``club_slug``, in draft.
+
+    ``managed_by`` ("league", "interpena"; blank for an ordinary tournament): the app that runs
+    it, which names it (``managed_label``) and its page (``managed_url``); only that app's
+    services (``managed=True``) then change its status, phases and rounds, and the lists of
+    tournaments leave it out.
 
     ``entrant_kind``: pairs, trios, individuals (partners drawn each round) or frances (Mus
     francés tables of ``frances_table_size``, 3 to 6).
@@ -176,6 +185,9 @@ def tournament_create(
             # A different seed per tournament, stored so any draw can be replayed.
             draw_seed=secrets.randbelow(2**31),
             preset_name=preset_name,
+            managed_by=_check_managed_by(managed_by),
+            managed_label=str(managed_label or "")[:200],
+            managed_url=str(managed_url or "")[:300],
             created_by=actor if actor is not None and actor.is_authenticated else None,
             **values,
         )
@@ -190,6 +202,12 @@ def tournament_create(
             new={"rules": values, "preset_name": preset_name},
         )
     return tournament
+
+
+def _check_managed_by(value: str) -> str:
+    if value not in Tournament.ManagedBy.values:  # a caller's bug, never a person's input
+        raise TypeError(f"tournament_create got managed_by={value!r}")
+    return value
 
 
 def _check_entrant_kind(kind: Any, size: Any) -> None:
@@ -239,6 +257,7 @@ def tournament_update(
     changes: Mapping[str, Any],
     via: str = "api",
     device: str = "",
+    managed: bool = False,
 ) -> Tournament:
     """Change any of UPDATABLE; keys absent from ``changes`` stay as they are.
 
@@ -252,6 +271,7 @@ def tournament_update(
         raise TypeError(f"tournament_update got unknown fields {unknown}")
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         if "name" in changes:
             tournament.name = _clean_name(changes["name"])
         if "venue" in changes:
@@ -368,6 +388,7 @@ def tournament_status_change(
     status: str,
     via: str = "api",
     device: str = "",
+    managed: bool = False,
 ) -> Tournament:
     """Move the tournament one step along draft → registration → running → finished.
 
@@ -384,6 +405,7 @@ def tournament_status_change(
         )
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        tournament_check_not_managed(tournament=tournament, managed=managed)
         current = tournament.status
         if status == current:
             return tournament

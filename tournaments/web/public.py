@@ -103,7 +103,9 @@ TIEBREAK_WHY = {
 def _tournament(club_slug: str, tournament_slug: str) -> Tournament:
     """The published tournament, with its counts (one query); 404 for anything else."""
     tournament = (
-        tournament_list(user=None, club_slug=club_slug).filter(slug=tournament_slug).first()
+        tournament_list(user=None, club_slug=club_slug, with_managed=True)
+        .filter(slug=tournament_slug)
+        .first()
     )
     if tournament is None:
         raise Http404(_("Este torneo no existe o todavía no se ha publicado."))

@@ -222,6 +222,7 @@ def _js_texts() -> dict[str, str]:
         "refused": _("Se lo lleva la pareja {p}: no se quiso."),
         "derived": _("Lo dice lo declarado (puedes cambiarlo)."),
         "ordago_end": _("Órdago querido: la mano acaba aquí. Marca quién lo ganó."),
+        "before_ordago": _("No cuenta: el órdago querido después acaba el juego."),
         "wanted": _("Querido: marca quién ganó."),
         "answer": _("Contesta la otra pareja."),
         "limit": _(

@@ -24,6 +24,7 @@ urlpatterns = [
     path(_J, views.JornadaApi.as_view(), name="jornada-detail"),
     path(f"{_J}/draw", views.JornadaDrawApi.as_view(), name="jornada-draw"),
     path(f"{_J}/publish", views.JornadaPublishApi.as_view(), name="jornada-publish"),
+    path(f"{_J}/close", views.JornadaCloseApi.as_view(), name="jornada-close"),
     path(f"{_M}/postpone", views.MatchPostponeApi.as_view(), name="match-postpone"),
     path(f"{_M}/decide", views.MatchDecideApi.as_view(), name="match-decide"),
 ]

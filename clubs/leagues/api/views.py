@@ -382,6 +382,19 @@ class JornadaPublishApi(APIView):
         return Response(JornadaApi.OutputSerializer(_jornada_out(league, number, request)).data)
 
 
+class JornadaCloseApi(APIView):
+    """Close the published jornada once every match is decided (each division's round)."""
+
+    @extend_schema(
+        operation_id="league_jornada_close", request=None, responses=JornadaApi.OutputSerializer
+    )
+    def post(self, request: Request, league_id: int, number: int) -> Response:
+        league = selectors.league_get(league_id=league_id, user=request.user)
+        jornada = selectors.jornada_get(league=league, number=number)
+        services.jornada_close(jornada=jornada, actor=request.user)
+        return Response(JornadaApi.OutputSerializer(_jornada_out(league, number, request)).data)
+
+
 class PostponementOutputSerializer(serializers.Serializer):
     match_id = serializers.IntegerField()
     deadline = serializers.DateField()

@@ -10,8 +10,8 @@ Responsible for, one module each:
   organizer's own entry is official and confirms at once;
 - corrections.py: the organizer resolves a dispute, or corrects a confirmed result while
   nothing depends on it;
-- penalties.py: forfeits (a walkover with the format's full score) and lateness (games lost
-  per minutes late);
+- penalties.py: forfeits (a walkover with the format's full score), double losses (both pairs
+  lose) and lateness (games lost per minutes late);
 - hands.py: hand by hand, the anotador's record (HandEntry rows);
 - notifications.py: telling the organizers, once, that a round is complete;
 - validation.py (a result as the engine validates it) and common.py (the vocabulary, checks
@@ -50,7 +50,11 @@ from tournaments.services.results.common import (
 from tournaments.services.results.corrections import match_dispute_resolve, match_result_correct
 from tournaments.services.results.hands import HandAnswer, match_hand_add, match_hand_undo
 from tournaments.services.results.notifications import round_completion_notify
-from tournaments.services.results.penalties import match_forfeit, match_late_penalty
+from tournaments.services.results.penalties import (
+    match_double_loss,
+    match_forfeit,
+    match_late_penalty,
+)
 from tournaments.services.results.submission import match_result_confirm, match_result_submit
 
 __all__ = [
@@ -67,6 +71,7 @@ __all__ = [
     "ResultAnswer",
     "match_dispute_resolve",
     "match_for_token",
+    "match_double_loss",
     "match_forfeit",
     "match_hand_add",
     "match_hand_undo",

@@ -2,8 +2,9 @@
 
 Responsible for: ``round_completion_notify``: once every match of a round is confirmed (byes
 count as done), one Notification (its key makes it idempotent) and, after the commit, an
-e-mail to the peña's organizers who have an address. Called by the task that follows a
-confirmed result.
+e-mail to the peña's organizers who have an address, in the peña's language
+(templates/emails/round_complete*.txt, through tournaments.services.mail), with the link to
+the round's page where they close it. Called by the task that follows a confirmed result.
 
 Must not: send mail while a row is locked (the e-mail goes on commit) or close the round (the
 organizer does).
@@ -23,6 +24,7 @@ from django.db import transaction
 from clubs.models import Membership
 from clubs.roles import ORGANIZING_ROLES
 from tournaments.models import Match, Notification, Round
+from tournaments.services.mail import EmailText, email_render, site_link
 
 log = logging.getLogger(__name__)
 
@@ -61,16 +63,37 @@ def round_completion_notify(*, round: Round) -> bool:
                 )
             )
             if recipients:
+                message = _round_complete_message(rnd, matches)
                 transaction.on_commit(
-                    partial(_email_organizers, text=text, recipients=recipients), robust=True
+                    partial(_email_organizers, message=message, recipients=recipients),
+                    robust=True,
                 )
     return created
 
 
-def _email_organizers(*, text: str, recipients: list[str]) -> None:
+def _round_complete_message(rnd: Round, matches) -> EmailText:
+    tournament = rnd.phase.tournament
+    byes = matches.filter(kind=Match.Kind.BYE).count()
+    context = {
+        "tournament": tournament,
+        "phase": rnd.phase,
+        "round": rnd,
+        "count": matches.count() - byes,
+        "byes": byes,
+        "round_url": site_link("web:organizer-round", rnd.id),
+        "standings_url": (
+            site_link("web:public-standings", tournament.club.slug, tournament.slug)
+            if tournament.is_public
+            else ""
+        ),
+    }
+    return email_render(name="round_complete", context=context, language=tournament.club.language)
+
+
+def _email_organizers(*, message: EmailText, recipients: list[str]) -> None:
     send_mail(
-        subject=text[:120],
-        message=text,
+        subject=message.subject,
+        message=message.body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         recipient_list=recipients,
     )

@@ -1,26 +1,30 @@
-"""A pair that did not show up, or came late: forfeits and lateness.
+"""A pair that did not show up, or came late: forfeits, double losses and lateness.
 
 Responsible for: ``match_forfeit`` (a walkover for the present pair with the format's full
 score, recorded through the engine so the stored result is a state it accepts) and
 ``match_late_penalty`` (the late pair loses minutes_late // late_minutes_per_game games, won by
 the opponent before the first game played; only before a result is entered, and a second
-penalty for the same pair replaces the first). Organizers only.
+penalty for the same pair replaces the first), and ``match_double_loss`` (both pairs lose: a
+league match not played by its deadline; confirmed with kind ``double_loss``, no winner and
+no games, which the standings count as a match played and lost by both). Organizers only.
 
 Must not: decide how many games a match needs (the rule set, through the engine, does).
 
-Terms: partida (a Match), no presentado (forfeit), retraso (lateness), juego (a game), vaca,
-piedras (stones).
+Terms: partida (a Match), no presentado (forfeit), doble derrota (double loss), retraso
+(lateness), juego (a game), vaca, piedras (stones).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.errors import Conflict, Invalid
 from scoring import GameEntry, record_games
 from scoring.jsonio import state_to_json
 from tournaments.models import LatePenalty, Match
 from tournaments.selectors.results import match_rules, match_running_score, match_snapshot
+from tournaments.services.base import tournament_check_not_managed
 from tournaments.services.results.access import check_via, require_match_organizer
 from tournaments.services.results.common import (
     ACCOUNT,
@@ -85,6 +89,49 @@ def match_forfeit(
             via=via,
             device=device,
             extra={"absent_side": absent_side},
+        )
+
+
+def match_double_loss(
+    *,
+    match: Match,
+    version: int,
+    actor: User,
+    via: str = ACCOUNT,
+    device: str = "",
+    managed: bool = False,
+) -> ResultAnswer:
+    """Neither pair played the match (a league's postponed match past its deadline): both
+    lose it. Confirmed with kind ``double_loss``, no winner, no games and no stones, so the
+    round can close, the pages show it decided, and the standings charge both pairs a match
+    played and lost (scoring.standings, ``double_loss``). Ratings leave it out (nobody
+    played). In a tournament a league runs, only the league's services record it
+    (``managed=True``)."""
+    check_via(via)
+    require_match_organizer(match, actor)
+    with transaction.atomic():
+        locked = lock_match(match)
+        tournament_check_not_managed(tournament=locked.round.phase.tournament, managed=managed)
+        check_version(locked, version)
+        check_playable(locked)
+        check_not_confirmed(locked)
+        old = match_snapshot(locked)
+        locked.status = Match.Status.CONFIRMED
+        locked.kind = Match.Kind.DOUBLE_LOSS
+        locked.winner_id = None
+        locked.games_a = locked.games_b = locked.vacas_a = locked.vacas_b = 0
+        locked.stones_a = locked.stones_b = 0
+        locked.result = None
+        locked.confirmed_at = timezone.now()
+        queue_result_confirmed(locked)
+        return answer_write(
+            locked,
+            action="double_loss",
+            old=old,
+            submission=None,
+            actor=actor,
+            via=via,
+            device=device,
         )
 
 

@@ -4,8 +4,11 @@ Responsible for: creating a tournament from one of the peña's presets, editing 
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
 result, and the one step the desk suggests doing now), and changing its status (open the
 registration, start, finish), with links to what the players see (the public page and the
-venue's TV screen) once the tournament is published. A failed action posted from the desk
-comes back to it with the error shown (``desk_error``; the phases' actions use it too).
+venue's TV screen) once the tournament is published. A tournament a league or an interpeña runs
+(``managed_by``) says so, links to it instead of suggesting a step, and shows no phase, round
+or status action (the services refuse them: its calendar or its boards are the other app's).
+A failed action posted from the desk comes back to it with the error shown (``desk_error``;
+the phases' actions use it too).
 
 Must not: decide which status may follow which, or whether a step is allowed: the suggested
 next step is a hint, and the services refuse and say why; write rows itself.
@@ -298,6 +301,32 @@ def _next_step(
     }
 
 
+def _managed(tournament: Tournament) -> dict[str, Any] | None:
+    """What the desk says of a tournament a league or an interpeña runs: who runs it and a
+    link to its page (its rounds and status change there; the services refuse them here)."""
+    if tournament.managed_by == Tournament.ManagedBy.LEAGUE:
+        return {
+            "text": _(
+                "Este torneo lo lleva la liga «%(name)s»: sus jornadas se sortean y se "
+                "publican desde la liga."
+            )
+            % {"name": tournament.managed_label},
+            "label": _("Ir a la liga"),
+            "url": tournament.managed_url,
+        }
+    if tournament.managed_by == Tournament.ManagedBy.INTERPENA:
+        return {
+            "text": _(
+                "Este torneo lo lleva el interpeñas «%(name)s»: sus tableros se alinean "
+                "y se confirman desde el interpeñas."
+            )
+            % {"name": tournament.managed_label},
+            "label": _("Ir al interpeñas"),
+            "url": tournament.managed_url,
+        }
+    return None
+
+
 def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     tournament = load(tournament_detail, user=request.user, tournament_id=tournament_id)
     phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
@@ -314,12 +343,14 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
             "page": reverse("web:tournament", args=args),
             "screen": reverse("web:public-screen", args=args),
         }
+    managed = _managed(tournament)
     return {
         "tournament": tournament,
         "public_urls": public_urls,
         "phases": phases,
         "checked_in": checked_in,
-        "next_step": _next_step(tournament, phases, progress, checked_in),
+        "managed": managed,
+        "next_step": managed or _next_step(tournament, phases, progress, checked_in),
     }
 
 

@@ -18,6 +18,8 @@ import re
 import uuid
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Phase, Tournament
@@ -66,6 +68,22 @@ def _optional_int(label, *, min_value=None, max_value=None, help_text="", **kwar
 class ClubCreateForm(Form):
     name = forms.CharField(label=_("Nombre de la peña"), max_length=120)
     town = forms.CharField(label=_("Localidad"), max_length=120, required=False)
+    language = forms.ChoiceField(
+        label=_("Idioma de los correos"),
+        choices=settings.LANGUAGES,
+        required=False,
+        help_text=_("Los emparejamientos a los jugadores y los avisos a los organizadores."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the organizer's own language unless they choose another
+        codes = [code for code, _name in settings.LANGUAGES]
+        language = (get_language() or "es").split("-")[0]
+        self.fields["language"].initial = language if language in codes else "es"
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or self.fields["language"].initial
 
 
 class TournamentForm(Form):
