@@ -89,6 +89,18 @@ def lock_open_registration(tournament: Tournament, actor: User, *kinds: str) -> 
     return tournament
 
 
+def _require_players(player_ids: list[int]) -> None:
+    """NotFound naming the first of ``player_ids`` that is no player."""
+    found = set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    for pk in player_ids:
+        if pk not in found:
+            raise NotFound(
+                "There is no player {player}; check the number.",
+                code="entrant_player_unknown",
+                player=pk,
+            )
+
+
 # --- Names ----------------------------------------------------------------------------------
 
 
@@ -207,14 +219,7 @@ def trio_register(
                 code="trio_size",
                 count=len(player_ids),
             )
-        found = Player.objects.in_bulk(player_ids)
-        for pk in player_ids:
-            if pk not in found:
-                raise NotFound(
-                    "There is no player {player}; check the number.",
-                    code="entrant_player_unknown",
-                    player=pk,
-                )
+        _require_players(player_ids)
         return _trio(tournament, player_ids, actor=actor, via=via, device=device)
 
 
@@ -298,12 +303,7 @@ def individual_register(
     """Register an existing player alone (individual or Mus francés tournament)."""
     with transaction.atomic():
         tournament = lock_open_registration(tournament, actor, *ALONE)
-        if not Player.objects.filter(pk=player_id).exists():
-            raise NotFound(
-                "There is no player {player}; check the number.",
-                code="entrant_player_unknown",
-                player=player_id,
-            )
+        _require_players([player_id])
         return _individual(tournament, player_id, actor=actor, via=via, device=device)
 
 
