@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from config.errors import Conflict, Invalid, StaleVersion
+from config.errors import Conflict, Invalid, NotFound, StaleVersion
 from tests.factories import MembershipFactory, PlayerFactory, TournamentFactory
 from tournaments.models import Entry, FrancesTable, IndividualEntry, Match, Round, Tournament
 from tournaments.selectors.standings import standings_for_phase
@@ -53,6 +53,20 @@ def swiss(t, organizer, rounds=3):
 
 
 # --- Trios ----------------------------------------------------------------------------------
+
+
+def test_registering_an_unknown_player_number_names_it_and_stores_nothing():
+    t, organizer = tournament(Tournament.EntrantKind.TRIOS)
+    ana, luis = PlayerFactory(), PlayerFactory()
+    with pytest.raises(NotFound) as trio_error:
+        trio_register(tournament=t, actor=organizer, player_ids=[ana.pk, 999999, luis.pk])
+    assert trio_error.value.code == "entrant_player_unknown"
+    assert trio_error.value.params["player"] == 999999
+    t, organizer = tournament(Tournament.EntrantKind.INDIVIDUALS)
+    with pytest.raises(NotFound) as alone_error:
+        individual_register(tournament=t, actor=organizer, player_id=999998)
+    assert alone_error.value.params["player"] == 999998
+    assert not Entry.objects.exists() and not IndividualEntry.objects.exists()
 
 
 def test_trios_register_from_a_pasted_list_named_by_their_three_players():

@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.registration import EntryOutputSerializer, PlayerRefSerializer, entry_data
-from tournaments.api.tournaments import client_device
+from tournaments.api.tournaments import audit_context, client_device, idempotency_key, valid_data
 from tournaments.models import Entry
 from tournaments.selectors.entrants import (
     frances_table_for_link,
@@ -63,20 +63,6 @@ IDEMPOTENCY = OpenApiParameter(
     description="New for each action (or send idempotency_key in the body); a retry with the "
     "same key gets the first answer and stores nothing.",
 )
-
-
-def _context(request: Request) -> dict:
-    return {"actor": request.user, "via": "api", "device": client_device(request)}
-
-
-def _key(request: Request) -> str:
-    return request.headers.get("Idempotency-Key") or str(request.data.get("idempotency_key") or "")
-
-
-def _valid(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 # --- Players alone --------------------------------------------------------------------------
@@ -124,9 +110,9 @@ class IndividualRegisterApi(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         row = individual_register(
-            tournament=tournament, player_id=data["player_id"], **_context(request)
+            tournament=tournament, player_id=data["player_id"], **audit_context(request)
         )
         return Response(IndividualOutputSerializer(row).data, status=status.HTTP_201_CREATED)
 
@@ -150,9 +136,9 @@ class IndividualPasteApi(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-        data = _valid(PasteInputSerializer, request)
+        data = valid_data(PasteInputSerializer, request)
         rows = individual_register_pasted(
-            tournament=tournament, text=data["text"], **_context(request)
+            tournament=tournament, text=data["text"], **audit_context(request)
         )
         return Response(
             IndividualOutputSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
@@ -168,7 +154,7 @@ class IndividualWithdrawApi(APIView):
     def post(self, request: Request, tournament_id: int, individual_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
         row = individual_withdraw(
-            tournament=tournament, individual_id=individual_id, **_context(request)
+            tournament=tournament, individual_id=individual_id, **audit_context(request)
         )
         return Response(IndividualOutputSerializer(row).data)
 
@@ -187,12 +173,12 @@ class IndividualCheckInApi(APIView):
     )
     def post(self, request: Request, tournament_id: int, individual_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         row = individual_check_in(
             tournament=tournament,
             individual_id=individual_id,
             present=data["present"],
-            **_context(request),
+            **audit_context(request),
         )
         return Response(IndividualOutputSerializer(row).data)
 
@@ -221,9 +207,9 @@ class TrioRegisterApi(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         entry = trio_register(
-            tournament=tournament, player_ids=data["player_ids"], **_context(request)
+            tournament=tournament, player_ids=data["player_ids"], **audit_context(request)
         )
         entry_data(entry)
         return Response(TrioOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
@@ -237,9 +223,9 @@ class TrioPasteApi(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-        data = _valid(PasteInputSerializer, request)
+        data = valid_data(PasteInputSerializer, request)
         entries = trio_register_pasted(
-            tournament=tournament, text=data["text"], **_context(request)
+            tournament=tournament, text=data["text"], **audit_context(request)
         )
         for entry in entries:
             entry_data(entry)
@@ -336,13 +322,13 @@ class FrancesResultApi(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         table = frances_table_get(table_id=table_id)
-        data = _valid(FrancesOrderInput, request)
+        data = valid_data(FrancesOrderInput, request)
         session = isinstance(request.successful_authenticator, SessionAuthentication)
         via = "account" if session else "api"
         answer = frances_result_submit(
             table=table,
             order=data["order"],
-            idempotency_key=_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via=via,
             actor=request.user,
@@ -374,12 +360,12 @@ class FrancesLinkResultApi(FrancesLinkApi):
     )
     def post(self, request: Request, token: str) -> Response:
         table = frances_table_for_token(token=token)
-        data = _valid(FrancesSeatOrderInput, request)
+        data = valid_data(FrancesSeatOrderInput, request)
         answer = frances_result_submit(
             table=table,
             seat=data["seat"],
             order=data["order"],
-            idempotency_key=_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via="link",
             device=client_device(request),
@@ -396,11 +382,11 @@ class FrancesLinkConfirmApi(FrancesLinkApi):
     )
     def post(self, request: Request, token: str) -> Response:
         table = frances_table_for_token(token=token)
-        data = _valid(FrancesSeatConfirmInput, request)
+        data = valid_data(FrancesSeatConfirmInput, request)
         answer = frances_result_confirm(
             table=table,
             seat=data["seat"],
-            idempotency_key=_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via="link",
             device=client_device(request),

@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.tournaments import ClubRefSerializer, client_device
+from tournaments.api.tournaments import ClubRefSerializer, audit_context
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.registration import (
     entry_list,
@@ -80,10 +80,6 @@ def entry_data(entry: Entry) -> dict:
 def _write_access(request: Request, tournament_id: int) -> Tournament:
     """The tournament of the URL, once the user is known to organize it (404/403 otherwise)."""
     return tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
-
-
-def _audit_context(request: Request) -> dict:
-    return {"actor": request.user, "via": "api", "device": client_device(request)}
 
 
 # --- Reads ----------------------------------------------------------------------------------
@@ -149,7 +145,7 @@ class EntryRegisterApi(APIView):
             tournament=tournament,
             pair_id=serializer.validated_data["pair_id"],
             seed=serializer.validated_data.get("seed"),
-            **_audit_context(request),
+            **audit_context(request),
         )
         return Response(entry_data(entry), status=status.HTTP_201_CREATED)
 
@@ -180,7 +176,7 @@ class EntryPasteApi(APIView):
         entries = entry_register_pasted(
             tournament=tournament,
             text=serializer.validated_data["text"],
-            **_audit_context(request),
+            **audit_context(request),
         )
         for entry in entries:
             entry.waiting_position = entry_waiting_position(entry=entry)
@@ -203,7 +199,7 @@ class EntryWithdrawApi(APIView):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = _write_access(request, tournament_id)
         withdrawal = entry_withdraw(
-            tournament=tournament, entry_id=entry_id, **_audit_context(request)
+            tournament=tournament, entry_id=entry_id, **audit_context(request)
         )
         return Response(self.OutputSerializer(withdrawal).data)
 
@@ -214,7 +210,7 @@ class EntryCheckInApi(APIView):
     )
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = _write_access(request, tournament_id)
-        entry = entry_check_in(tournament=tournament, entry_id=entry_id, **_audit_context(request))
+        entry = entry_check_in(tournament=tournament, entry_id=entry_id, **audit_context(request))
         return Response(entry_data(entry))
 
 
@@ -227,7 +223,7 @@ class EntryCheckInUndoApi(APIView):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = _write_access(request, tournament_id)
         entry = entry_check_in_undo(
-            tournament=tournament, entry_id=entry_id, **_audit_context(request)
+            tournament=tournament, entry_id=entry_id, **audit_context(request)
         )
         return Response(entry_data(entry))
 
@@ -250,7 +246,7 @@ class EntrySeedSetApi(APIView):
             tournament=tournament,
             entry_id=entry_id,
             seed=serializer.validated_data["seed"],
-            **_audit_context(request),
+            **audit_context(request),
         )
         return Response(entry_data(entry))
 
@@ -273,7 +269,7 @@ class EntryTablePinApi(APIView):
             tournament=tournament,
             entry_id=entry_id,
             table=serializer.validated_data["table"],
-            **_audit_context(request),
+            **audit_context(request),
         )
         return Response(entry_data(entry))
 
@@ -296,7 +292,7 @@ class SubstitutionCreateApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         substitution = substitution_create(
-            tournament=tournament, **serializer.validated_data, **_audit_context(request)
+            tournament=tournament, **serializer.validated_data, **audit_context(request)
         )
         return Response(
             SubstitutionOutputSerializer(substitution).data, status=status.HTTP_201_CREATED

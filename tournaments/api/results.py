@@ -34,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.tournaments import idempotency_key, valid_data
 from tournaments.models import Match, Round
 from tournaments.selectors import results as selectors
 from tournaments.services import results as services
@@ -55,10 +56,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 
 
 # --- Request helpers ------------------------------------------------------------------------
-
-
-def _idempotency_key(request: Request) -> str:
-    return request.headers.get("Idempotency-Key") or str(request.data.get("idempotency_key") or "")
 
 
 def _device(request: Request) -> str:
@@ -343,8 +340,8 @@ class TableResultSubmitApi(TableApi):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, token: str) -> Response:
-        data = _valid(PairResultInput, request)
-        key = _idempotency_key(request)
+        data = valid_data(PairResultInput, request)
+        key = idempotency_key(request)
         match = services.match_for_token(token=token, idempotency_key=key)
         answer = services.match_result_submit(
             match=match,
@@ -366,8 +363,8 @@ class TableResultConfirmApi(TableApi):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, token: str) -> Response:
-        data = _valid(PairConfirmInput, request)
-        key = _idempotency_key(request)
+        data = valid_data(PairConfirmInput, request)
+        key = idempotency_key(request)
         match = services.match_for_token(token=token, idempotency_key=key)
         answer = services.match_result_confirm(
             match=match,
@@ -388,8 +385,8 @@ class TableHandAddApi(TableApi):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, token: str) -> Response:
-        data = _valid(HandInput, request)
-        key = _idempotency_key(request)
+        data = valid_data(HandInput, request)
+        key = idempotency_key(request)
         match = services.match_for_token(token=token, idempotency_key=key)
         answer = services.match_hand_add(
             match=match,
@@ -409,18 +406,12 @@ class TableHandUndoApi(TableApi):
         responses=ResultOutputSerializer,
     )
     def post(self, request: Request, token: str) -> Response:
-        data = _valid(VersionInput, request)
+        data = valid_data(VersionInput, request)
         match = services.match_for_token(token=token)
         answer = services.match_hand_undo(
             match=match, version=data["version"], via=services.LINK, device=_device(request)
         )
         return _result_response(answer)
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 # --- The organizer's desk ---------------------------------------------------------------------
@@ -496,13 +487,13 @@ class MatchResultSubmitApi(APIView):
         description="The organizer's entry: the official result, confirmed at once.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(ResultInput, request)
+        data = valid_data(ResultInput, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_result_submit(
             match=match,
             side=services.ORGANIZER,
             payload=_payload(data),
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via=_via(request),
             actor=request.user,
@@ -520,12 +511,12 @@ class MatchResultConfirmApi(APIView):
         description="The organizer confirms the version a pair entered.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(KeyedInput, request)
+        data = valid_data(KeyedInput, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_result_confirm(
             match=match,
             side=services.ORGANIZER,
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via=_via(request),
             actor=request.user,
@@ -551,14 +542,14 @@ class MatchDisputeResolveApi(APIView):
         description="Choose one pair's version (submission) or enter the official result.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         payload = _payload(data)
         answer = services.match_dispute_resolve(
             match=match,
             version=data["version"],
             actor=request.user,
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
             submission_id=data.get("submission"),
             payload=payload or None,
             via=_via(request),
@@ -576,14 +567,14 @@ class MatchResultCorrectApi(APIView):
         description="Replace a confirmed result while nothing depends on it.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(ResultInput, request)
+        data = valid_data(ResultInput, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_result_correct(
             match=match,
             payload=_payload(data),
             version=data["version"],
             actor=request.user,
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
             via=_via(request),
             device=_device(request),
         )
@@ -604,7 +595,7 @@ class MatchForfeitApi(APIView):
         description="A pair did not show up: a walkover for the other with the full score.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_forfeit(
             match=match,
@@ -632,7 +623,7 @@ class MatchLatePenaltyApi(APIView):
         description="A late pair loses a game per the tournament's minutes per game.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(self.InputSerializer, request)
+        data = valid_data(self.InputSerializer, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_late_penalty(
             match=match,
@@ -654,12 +645,12 @@ class MatchHandAddApi(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(HandInput, request)
+        data = valid_data(HandInput, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_hand_add(
             match=match,
             hand=data["hand"],
-            idempotency_key=_idempotency_key(request),
+            idempotency_key=idempotency_key(request),
             version=data["version"],
             via=_via(request),
             actor=request.user,
@@ -675,7 +666,7 @@ class MatchHandUndoApi(APIView):
         responses=ResultOutputSerializer,
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = _valid(VersionInput, request)
+        data = valid_data(VersionInput, request)
         match = selectors.match_get(match_id=match_id, user=request.user)
         answer = services.match_hand_undo(
             match=match,

@@ -42,6 +42,23 @@ def client_device(request: Request) -> str:
     return request.META.get("HTTP_USER_AGENT", "")[:200]
 
 
+def audit_context(request: Request) -> dict:
+    """Who, through which door and from which device: the audit's keywords of a write."""
+    return {"actor": request.user, "via": "api", "device": client_device(request)}
+
+
+def idempotency_key(request: Request) -> str:
+    """The write's Idempotency-Key: the header, else ``idempotency_key`` in the body."""
+    return request.headers.get("Idempotency-Key") or str(request.data.get("idempotency_key") or "")
+
+
+def valid_data(serializer_class: type[serializers.Serializer], request: Request) -> dict:
+    """The request's body through ``serializer_class``; 400 (ValidationError) when invalid."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 # --- Serializers shared by the views --------------------------------------------------------
 
 

@@ -60,7 +60,7 @@ def require_entrant_kind(tournament: Tournament, *kinds: str) -> None:
         )
 
 
-def _require_open(tournament: Tournament) -> None:
+def require_registration_open(tournament: Tournament) -> None:
     if tournament.status not in REGISTRATION_OPEN:
         raise Conflict(
             "Registration for {tournament_name} is closed (the tournament is {status}); pairs "
@@ -71,13 +71,34 @@ def _require_open(tournament: Tournament) -> None:
         )
 
 
-def _require_not_finished(tournament: Tournament) -> None:
+def require_not_finished(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(
             "{tournament_name} has finished; its registrations can no longer change.",
             code="entries_frozen",
             tournament_name=tournament.name,
         )
+
+
+def lock_open_registration(tournament: Tournament, actor: User, *kinds: str) -> Tournament:
+    """The tournament locked for its organizer, once its entrants are of one of ``kinds`` and
+    its registration is open; every registration starts so. The caller holds a transaction."""
+    tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+    require_entrant_kind(tournament, *kinds)
+    require_registration_open(tournament)
+    return tournament
+
+
+def _require_players(player_ids: list[int]) -> None:
+    """NotFound naming the first of ``player_ids`` that is no player."""
+    found = set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    for pk in player_ids:
+        if pk not in found:
+            raise NotFound(
+                "There is no player {player}; check the number.",
+                code="entrant_player_unknown",
+                player=pk,
+            )
 
 
 # --- Names ----------------------------------------------------------------------------------
@@ -125,12 +146,14 @@ def _players_from_names(club: Club, names: list[str]) -> list[int]:
     return ids
 
 
-def _numbered_lines(text: str) -> list[tuple[int, str]]:
+def pasted_lines(text: str, *, empty: Invalid | None = None) -> list[tuple[int, str]]:
+    """The non-blank lines of a pasted list, numbered from 1, their spaces folded; ``empty``
+    (or a generic Invalid) when there is none, Invalid when the list is too long."""
     lines = str(text).splitlines()
     numbered = [(n, " ".join(line.split())) for n, line in enumerate(lines, start=1)]
     numbered = [(n, line) for n, line in numbered if line]
     if not numbered:
-        raise Invalid(
+        raise empty or Invalid(
             "Paste at least one entrant, one per line.",
             code="paste_empty_entrants",
         )
@@ -144,7 +167,7 @@ def _numbered_lines(text: str) -> list[tuple[int, str]]:
     return numbered
 
 
-def _pasted(numbered, register) -> list:
+def register_lines(numbered, register) -> list:
     """``register(line)`` for each line inside one transaction; the first error names its line
     and rolls every line back."""
     done = []
@@ -189,23 +212,14 @@ def trio_register(
 ) -> Entry:
     """Register three existing players as a trio."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, Tournament.EntrantKind.TRIOS)
-        _require_open(tournament)
+        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.TRIOS)
         if len(player_ids) != 3:
             raise Invalid(
                 "A trio has three players; {count} were given.",
                 code="trio_size",
                 count=len(player_ids),
             )
-        found = Player.objects.in_bulk(player_ids)
-        for pk in player_ids:
-            if pk not in found:
-                raise NotFound(
-                    "There is no player {player}; check the number.",
-                    code="entrant_player_unknown",
-                    player=pk,
-                )
+        _require_players(player_ids)
         return _trio(tournament, player_ids, actor=actor, via=via, device=device)
 
 
@@ -213,11 +227,9 @@ def trio_register_pasted(
     *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[Entry]:
     """One trio per line ("Ana García / Luis Pérez / Eva Ruiz"), all or nothing."""
-    numbered = _numbered_lines(text)
+    numbered = pasted_lines(text)
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, Tournament.EntrantKind.TRIOS)
-        _require_open(tournament)
+        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.TRIOS)
 
         def register(line: str) -> Entry:
             names = trio_names(line)
@@ -227,7 +239,7 @@ def trio_register_pasted(
             ids = _players_from_names(tournament.club, names)
             return _trio(tournament, ids, actor=actor, via=via, device=device)
 
-        return _pasted(numbered, register)
+        return register_lines(numbered, register)
 
 
 def _same_player_twice(text: str) -> Invalid:
@@ -290,15 +302,8 @@ def individual_register(
 ) -> IndividualEntry:
     """Register an existing player alone (individual or Mus francés tournament)."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, *ALONE)
-        _require_open(tournament)
-        if not Player.objects.filter(pk=player_id).exists():
-            raise NotFound(
-                "There is no player {player}; check the number.",
-                code="entrant_player_unknown",
-                player=player_id,
-            )
+        tournament = lock_open_registration(tournament, actor, *ALONE)
+        _require_players([player_id])
         return _individual(tournament, player_id, actor=actor, via=via, device=device)
 
 
@@ -306,11 +311,9 @@ def individual_register_pasted(
     *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[IndividualEntry]:
     """One player per line ("Ana García"), all or nothing."""
-    numbered = _numbered_lines(text)
+    numbered = pasted_lines(text)
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, *ALONE)
-        _require_open(tournament)
+        tournament = lock_open_registration(tournament, actor, *ALONE)
         seen: dict[str, str] = {}
 
         def register(line: str) -> IndividualEntry:
@@ -331,7 +334,7 @@ def individual_register_pasted(
             (player_id,) = _players_from_names(tournament.club, [line])
             return _individual(tournament, player_id, actor=actor, via=via, device=device)
 
-        return _pasted(numbered, register)
+        return register_lines(numbered, register)
 
 
 def _individual(
@@ -392,7 +395,7 @@ def individual_withdraw(
     """A player leaves the tournament: no later round seats them; their results stay."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_individual(tournament, individual_id)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(
@@ -428,7 +431,7 @@ def individual_check_in(
     """Mark a player present on the day (or not, ``present=False``). Twice changes nothing."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_individual(tournament, individual_id)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(

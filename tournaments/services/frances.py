@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from clubs.roles import require_organizer
@@ -34,7 +34,14 @@ from config.errors import Conflict, Invalid, NotFound, StaleVersion
 from config.queue import enqueue_on_commit
 from tournaments.models import AuditEntry, FrancesSubmission, FrancesTable, Match, Round
 from tournaments.services.results.access import check_via
-from tournaments.services.results.common import LINK, User, check_key, user_or_none
+from tournaments.services.results.common import (
+    LINK,
+    User,
+    check_key,
+    key_reused,
+    store_keyed,
+    user_or_none,
+)
 
 ORGANIZER_SEAT = 0
 _RELATIONS = ("round__phase__tournament__club",)
@@ -176,11 +183,7 @@ def _replay(table: FrancesTable, key: str, *, seat: int, order: Any, confirms: b
         return None
     same = first.seat == seat and first.confirms == confirms and (confirms or first.order == order)
     if not same:
-        raise Conflict(
-            "This Idempotency-Key was already used for a different entry. Use a new key for "
-            "each new entry.",
-            code="idempotency_key_reused",
-        )
+        raise key_reused()
     audit = (
         AuditEntry.objects.filter(action__startswith="frances_", new__submission=first.pk)
         .order_by("id")
@@ -191,21 +194,18 @@ def _replay(table: FrancesTable, key: str, *, seat: int, order: Any, confirms: b
 
 
 def _store(table, *, seat, via, order, confirms, key, device, actor) -> FrancesSubmission | None:
-    try:
-        with transaction.atomic():
-            return FrancesSubmission.objects.create(
-                table=table,
-                seat=seat,
-                via=via,
-                order=order,
-                confirms=confirms,
-                idempotency_key=key,
-                based_on_version=table.version,
-                device=(device or "")[:200],
-                created_by=user_or_none(actor),
-            )
-    except IntegrityError:
-        return None
+    return store_keyed(
+        FrancesSubmission,
+        key=key,
+        version=table.version,
+        device=device,
+        actor=actor,
+        table=table,
+        seat=seat,
+        via=via,
+        order=order,
+        confirms=confirms,
+    )
 
 
 def _check_version(table: FrancesTable, version: Any) -> None:

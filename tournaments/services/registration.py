@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from clubs.models import Pair, Player
 from clubs.services import pair_get_or_create_from_names
-from config.errors import Conflict, DomainError, Invalid, NotFound
+from config.errors import Conflict, Invalid, NotFound
 from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
 from tournaments.selectors.registration import entry_waiting_queue
@@ -42,15 +42,17 @@ from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
 from tournaments.services.base import (
     MAX_TABLES,
     REGISTRATION_OPEN,
-    STATUS_TERMS,
     User,
     audit_write,
     tournament_lock_for_organizer,
 )
-from tournaments.services.entrants import require_entrant_kind
+from tournaments.services.entrants import (
+    lock_open_registration,
+    pasted_lines,
+    register_lines,
+    require_not_finished,
+)
 
-#: A pasted list longer than this is a mistake (a whole file pasted), not a tournament.
-MAX_PASTED_LINES = 1000
 SEED_MAX = 32767  # the column is a PositiveSmallIntegerField
 
 #: Each status of an entry as the reader's language names it (errors show it).
@@ -87,9 +89,7 @@ def entry_register(
     already registered or waiting, if registration is closed, or if another pair has ``seed``.
     """
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
-        _require_registration_open(tournament)
+        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.PAIRS)
         pair = Pair.objects.select_related("player_one", "player_two").filter(pk=pair_id).first()
         if pair is None:
             raise NotFound(
@@ -115,54 +115,40 @@ def entry_register_pasted(
     names a pair already registered), nothing is stored — not even the players and pairs the
     earlier lines created — and the error names the line.
     """
-    lines = text.splitlines()
-    numbered = [(n, line.strip()) for n, line in enumerate(lines, start=1) if line.strip()]
-    if not numbered:
-        raise Invalid(
+    numbered = pasted_lines(
+        text,
+        empty=Invalid(
             'Paste at least one pair, one per line, like "Ana García / Luis Pérez".',
             code="paste_empty",
-        )
-    if len(lines) > MAX_PASTED_LINES:
-        raise Invalid(
-            "The list has {lines} lines; paste at most {most} at a time.",
-            code="paste_too_long",
-            lines=len(lines),
-            most=MAX_PASTED_LINES,
-        )
+        ),
+    )
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
-        _require_registration_open(tournament)
+        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.PAIRS)
         active = _active_count(tournament)
-        seen: dict[int, int] = {}
-        entries: list[Entry] = []
-        for number, line in numbered:
-            try:
-                pair = pair_get_or_create_from_names(club=tournament.club, text=line)
-                if pair.pk in seen:
-                    raise Invalid(
-                        "It repeats the pair of line {first_line} ({pair}); "
-                        "remove one of the two lines.",
-                        code="pair_repeated",
-                        first_line=seen[pair.pk],
-                        pair=str(pair),
-                    )
-                seen[pair.pk] = number
-                entry = _register(
-                    tournament, pair, seed=None, active=active, actor=actor, via=via, device=device
+        seen: dict[int, int] = {}  # pair → the line that first named it
+        numbers = iter(number for number, _ in numbered)  # register_lines goes in order
+
+        def register(line: str) -> Entry:
+            nonlocal active
+            number = next(numbers)
+            pair = pair_get_or_create_from_names(club=tournament.club, text=line)
+            if pair.pk in seen:
+                raise Invalid(
+                    "It repeats the pair of line {first_line} ({pair}); "
+                    "remove one of the two lines.",
+                    code="pair_repeated",
+                    first_line=seen[pair.pk],
+                    pair=str(pair),
                 )
-            except DomainError as error:
-                # Raised inside the atomic block: everything the earlier lines did rolls back.
-                error.add_context(
-                    "Line {line}: {error} Nothing was registered; fix the line and paste the "
-                    "list again.",
-                    line=number,
-                )
-                raise
+            seen[pair.pk] = number
+            entry = _register(
+                tournament, pair, seed=None, active=active, actor=actor, via=via, device=device
+            )
             if entry.status in ACTIVE_ENTRY_STATUSES:
                 active += 1
-            entries.append(entry)
-    return entries
+            return entry
+
+        return register_lines(numbered, register)
 
 
 def _register(
@@ -268,7 +254,7 @@ def entry_withdraw(
     waiting pair takes its place. Its partidas are left as they are (results decide)."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(
@@ -316,7 +302,7 @@ def entry_check_in(
     """
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.CHECKED_IN:
             return entry
@@ -359,7 +345,7 @@ def entry_check_in_undo(
     pair that is registered and not checked in changes nothing."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.REGISTERED:
             return entry
@@ -385,7 +371,7 @@ def entries_check_in_all(
     withdrawn are left as they are; returns the pairs it checked in (none the second time)."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entries = list(
             Entry.objects.select_for_update()
             .filter(tournament=tournament, status=Entry.Status.REGISTERED)
@@ -414,7 +400,7 @@ def entry_seed_set(
     """Give a pair a seed (1 = best), or none. Conflict naming the pair that holds it."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.seed == seed:
             return entry
@@ -448,7 +434,7 @@ def entry_table_pin(
     with ``None``. Two pairs still in the tournament cannot hold the same table."""
     with transaction.atomic():
         tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-        _require_not_finished(tournament)
+        require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if table is not None:
             last = tournament.tables_available or MAX_TABLES
@@ -622,26 +608,6 @@ def _substitution_exists(existing: Substitution, pair: Pair) -> Conflict:
 
 
 # --- Helpers ------------------------------------------------------------------------------
-
-
-def _require_registration_open(tournament: Tournament) -> None:
-    if tournament.status not in REGISTRATION_OPEN:
-        raise Conflict(
-            "Registration for {tournament_name} is closed (the tournament is {status}); pairs "
-            "can only be added before it starts.",
-            code="registration_closed",
-            status=STATUS_TERMS[tournament.status],
-            tournament_name=tournament.name,
-        )
-
-
-def _require_not_finished(tournament: Tournament) -> None:
-    if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict(
-            "{tournament_name} has finished; its registrations can no longer change.",
-            code="entries_frozen",
-            tournament_name=tournament.name,
-        )
 
 
 def _lock_entry(tournament: Tournament, entry_id: int) -> Entry:

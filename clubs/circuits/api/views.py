@@ -186,17 +186,14 @@ class CircuitTournamentInputSerializer(serializers.Serializer):
         ref_name = "CircuitTournamentInput"
 
 
-class CircuitTournamentAddApi(APIView):
-    @extend_schema(
-        operation_id="circuit_tournament_add",
-        request=CircuitTournamentInputSerializer,
-        responses=CircuitOutputSerializer,
-    )
+# Adding and removing a tournament take the same input and give the same answer; only the
+# service differs (``service``, set by each view).
+class _CircuitTournamentApi(APIView):
     def post(self, request: Request, circuit_id: int) -> Response:
         data = CircuitTournamentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
-        services.circuit_tournament_add(
+        self.service(
             actor=request.user,
             circuit=circuit,
             tournament_id=data.validated_data["tournament_id"],
@@ -204,22 +201,24 @@ class CircuitTournamentAddApi(APIView):
         return Response(CircuitOutputSerializer(circuit).data)
 
 
-class CircuitTournamentRemoveApi(APIView):
-    @extend_schema(
-        operation_id="circuit_tournament_remove",
-        request=CircuitTournamentInputSerializer,
-        responses=CircuitOutputSerializer,
-    )
-    def post(self, request: Request, circuit_id: int) -> Response:
-        data = CircuitTournamentInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
-        services.circuit_tournament_remove(
-            actor=request.user,
-            circuit=circuit,
-            tournament_id=data.validated_data["tournament_id"],
-        )
-        return Response(CircuitOutputSerializer(circuit).data)
+@extend_schema(
+    methods=["POST"],
+    operation_id="circuit_tournament_add",
+    request=CircuitTournamentInputSerializer,
+    responses=CircuitOutputSerializer,
+)
+class CircuitTournamentAddApi(_CircuitTournamentApi):
+    service = staticmethod(services.circuit_tournament_add)
+
+
+@extend_schema(
+    methods=["POST"],
+    operation_id="circuit_tournament_remove",
+    request=CircuitTournamentInputSerializer,
+    responses=CircuitOutputSerializer,
+)
+class CircuitTournamentRemoveApi(_CircuitTournamentApi):
+    service = staticmethod(services.circuit_tournament_remove)
 
 
 class CircuitRankingApi(APIView):

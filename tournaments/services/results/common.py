@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from config.errors import Conflict, Invalid, StaleVersion
@@ -174,6 +175,33 @@ def _audit(
 
 def user_or_none(actor: User):
     return actor if actor is not None and actor.is_authenticated else None
+
+
+def store_keyed(
+    model: type[models.Model], *, key: str, version: int, device: str, actor: User, **fields: Any
+) -> Any:
+    """Insert a submission (a ResultSubmission, a FrancesSubmission) under its Idempotency-Key;
+    None when the key is taken (the unique constraint is the backstop of a race)."""
+    try:
+        with transaction.atomic():
+            return model.objects.create(
+                idempotency_key=key,
+                based_on_version=version,
+                device=(device or "")[:200],
+                created_by=user_or_none(actor),
+                **fields,
+            )
+    except IntegrityError:
+        return None
+
+
+def key_reused() -> Conflict:
+    """The same Idempotency-Key with a different entry: a client's mistake, not a retry."""
+    return Conflict(
+        "This Idempotency-Key was already used for a different entry. Use a new key for "
+        "each new entry.",
+        code="idempotency_key_reused",
+    )
 
 
 def mark_started(match: Match) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from config.errors import Conflict
 from tournaments.models import AuditEntry, Match, ResultSubmission
@@ -39,12 +39,13 @@ from tournaments.services.results.common import (
     check_not_confirmed,
     check_playable,
     check_version,
+    key_reused,
     lock_match,
     lost_race,
     mark_started,
     queue_result_confirmed,
     set_result,
-    user_or_none,
+    store_keyed,
 )
 from tournaments.services.results.validation import result_state
 
@@ -63,21 +64,18 @@ def store_submission(
     actor: User,
 ) -> ResultSubmission | None:
     """Insert the submission; None when the key is taken (the constraint is the backstop)."""
-    try:
-        with transaction.atomic():
-            return ResultSubmission.objects.create(
-                match=match,
-                side=side,
-                via=via,
-                payload=payload,
-                summary=summary,
-                idempotency_key=key,
-                based_on_version=match.version,
-                device=(device or "")[:200],
-                created_by=user_or_none(actor),
-            )
-    except IntegrityError:
-        return None
+    return store_keyed(
+        ResultSubmission,
+        key=key,
+        version=match.version,
+        device=device,
+        actor=actor,
+        match=match,
+        side=side,
+        via=via,
+        payload=payload,
+        summary=summary,
+    )
 
 
 def replayed_answer(
@@ -99,11 +97,7 @@ def replayed_answer(
             and RECORDED in first.payload
         )
     if not (same and first.side == side):
-        raise Conflict(
-            "This Idempotency-Key was already used for a different entry. Use a new key for "
-            "each new entry.",
-            code="idempotency_key_reused",
-        )
+        raise key_reused()
     audit = AuditEntry.objects.filter(match=match, new__submission=first.pk).order_by("id").first()
     state = dict(audit.new["match"]) if audit is not None else match_snapshot(match)
     return ResultAnswer(match, state, first, replayed=True)
