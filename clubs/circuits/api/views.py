@@ -187,38 +187,34 @@ class CircuitTournamentInputSerializer(serializers.Serializer):
 
 
 # Adding and removing a tournament take the same input and give the same answer; only the
-# service differs (``service``, set by each view).
-class _CircuitTournamentApi(APIView):
+# service differs. Each view declares its own post (spectacular documents a method, and an
+# operation_id set on a class is refused).
+def _circuit_tournament_change(request: Request, circuit_id: int, service) -> Response:
+    data = CircuitTournamentInputSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+    service(actor=request.user, circuit=circuit, tournament_id=data.validated_data["tournament_id"])
+    return Response(CircuitOutputSerializer(circuit).data)
+
+
+class CircuitTournamentAddApi(APIView):
+    @extend_schema(
+        operation_id="circuit_tournament_add",
+        request=CircuitTournamentInputSerializer,
+        responses=CircuitOutputSerializer,
+    )
     def post(self, request: Request, circuit_id: int) -> Response:
-        data = CircuitTournamentInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
-        self.service(
-            actor=request.user,
-            circuit=circuit,
-            tournament_id=data.validated_data["tournament_id"],
-        )
-        return Response(CircuitOutputSerializer(circuit).data)
+        return _circuit_tournament_change(request, circuit_id, services.circuit_tournament_add)
 
 
-@extend_schema(
-    methods=["POST"],
-    operation_id="circuit_tournament_add",
-    request=CircuitTournamentInputSerializer,
-    responses=CircuitOutputSerializer,
-)
-class CircuitTournamentAddApi(_CircuitTournamentApi):
-    service = staticmethod(services.circuit_tournament_add)
-
-
-@extend_schema(
-    methods=["POST"],
-    operation_id="circuit_tournament_remove",
-    request=CircuitTournamentInputSerializer,
-    responses=CircuitOutputSerializer,
-)
-class CircuitTournamentRemoveApi(_CircuitTournamentApi):
-    service = staticmethod(services.circuit_tournament_remove)
+class CircuitTournamentRemoveApi(APIView):
+    @extend_schema(
+        operation_id="circuit_tournament_remove",
+        request=CircuitTournamentInputSerializer,
+        responses=CircuitOutputSerializer,
+    )
+    def post(self, request: Request, circuit_id: int) -> Response:
+        return _circuit_tournament_change(request, circuit_id, services.circuit_tournament_remove)
 
 
 class CircuitRankingApi(APIView):
