@@ -16,7 +16,7 @@ from datetime import datetime
 from celery import shared_task
 from django.db import OperationalError, connection
 
-from tournaments.models import Match, Phase, Round
+from tournaments.models import FrancesTable, Match, Phase, Round, Tournament
 from tournaments.services import reconcile as reconcile_services
 from tournaments.services import results as results_services
 from tournaments.services import rounds as rounds_services
@@ -89,17 +89,44 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     """Everything that follows a confirmed (or corrected) result, in order. ``queued_at`` (when
     the web process sent it, after its commit) lets a burst of results share one standings
     refresh (services.standings, "Coalescing")."""
-    match = Match.objects.select_related("round__phase").filter(pk=match_id).first()
+    match = Match.objects.select_related("round__phase__tournament").filter(pk=match_id).first()
     if match is None:
         return
     standings_refresh(match.round.phase_id, queued_at)
     bracket_advance(match.round.phase_id)
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
-    # the rankings of the circuits holding the tournament, once it is finished (a correction)
-    tournament_id = match.round.phase.tournament_id
-    result_confirmed.app.tasks["circuits.tournament_changed"].delay(tournament_id=tournament_id)
+    _circuits_changed(match.round.phase.tournament)
     webhooks_result_confirmed(match_id)
+
+
+@shared_task(name="tournaments.frances_result_confirmed", **RETRY)
+def frances_result_confirmed(table_id: int, queued_at: str | None = None) -> None:
+    """What follows a Mus francés table's confirmed (or corrected) finishing order, as
+    ``result_confirmed`` for a match: the standings (coalesced), the round's completion, the
+    circuits' ranking when one holds the tournament, and the peña's webhooks. (A francés phase
+    is Swiss-style: no bracket; the players' ratings are of pair matches.)"""
+    table = FrancesTable.objects.select_related("round__phase__tournament").filter(pk=table_id)
+    table = table.first()
+    if table is None:
+        return
+    standings_refresh(table.round.phase_id, queued_at)
+    round_completion_check(table.round_id)
+    _circuits_changed(table.round.phase.tournament)
+    webhooks_frances_result_confirmed(table_id)
+
+
+def _circuits_changed(tournament: Tournament) -> bool:
+    """Queue ``circuits.tournament_changed`` only when it can change a ranking: the tournament
+    is a circuit's stop, or it is finished (a correction after the end). On the hot path of a
+    Saturday (results of a tournament in no circuit) it costs one indexed EXISTS and queues
+    nothing. The circuits app sits above tournaments (no import): its stops are read through the
+    reverse relation the ORM gives (``circuit_stops``)."""
+    if tournament.status != Tournament.Status.FINISHED and not tournament.circuit_stops.exists():
+        return False
+    circuits = result_confirmed.app.tasks["circuits.tournament_changed"]
+    circuits.delay(tournament_id=tournament.pk)
+    return True
 
 
 @shared_task(name="tournaments.reconcile", **RETRY)
@@ -121,6 +148,18 @@ def webhooks_result_confirmed(match_id: int) -> int:
     recorded = record(match=match) if match else 0
     if recorded:
         log.info("match %s: result.confirmed recorded for %s webhooks", match_id, recorded)
+    return recorded
+
+
+@shared_task(name="tournaments.webhooks_frances_result_confirmed", **RETRY)
+def webhooks_frances_result_confirmed(table_id: int) -> int:
+    """Record ``result.confirmed`` of a Mus francés table for the peña's webhooks."""
+    from tournaments.services.webhooks import webhooks_frances_result_confirmed as record
+
+    table = FrancesTable.objects.filter(pk=table_id).first()
+    recorded = record(table=table) if table else 0
+    if recorded:
+        log.info("francés table %s: result.confirmed recorded for %s webhooks", table_id, recorded)
     return recorded
 
 

@@ -10,7 +10,18 @@ latest counts); another seat may also just confirm the latest version. An organi
 or correcting a confirmed order. Every version is kept as a FrancesSubmission, never edited; a
 retried write (same idempotency key) answers what the first answered and stores nothing (the
 unique (table, idempotency_key) constraint is the backstop); the client sends the table's
-``version`` it saw (StaleVersion, 409, when stale). A confirmed order queues the standings.
+``version`` it saw (StaleVersion, 409, when stale).
+
+A confirmed (or corrected) order queues, after the commit, the same follow-ups as a pair
+match's result (the task ``tournaments.frances_result_confirmed``): the standings refresh
+(coalesced, services/standings.py), the round-complete notification and e-mail once the round's
+last table is confirmed, the peña's ``result.confirmed`` webhook and, for a tournament a circuit
+holds or a finished one, the circuits' ranking. A lost task is repaired by beat's
+reconciliation (services/reconcile.py), which reads the tables' ``confirmed_at``.
+
+Two phones at once: the table row is locked, so the writers go one after the other; the second
+finds the version moved on (StaleVersion, 409 ``stale_version``) or, once the first confirmed
+the table, the link closed (409 ``frances_link_closed``); nothing is stored for it.
 
 The finishing order is the list of the table's players (IndividualEntry ids), the winner —
 the first to run out of chips — first; it must name each player of the table exactly once.
@@ -222,7 +233,7 @@ def _confirm(table: FrancesTable, order: list[int]) -> None:
     table.order = order
     table.status = Match.Status.CONFIRMED
     table.confirmed_at = timezone.now()
-    enqueue_on_commit("tournaments.standings_refresh", phase_id=table.round.phase_id)
+    enqueue_on_commit("tournaments.frances_result_confirmed", stamped=True, table_id=table.pk)
 
 
 def _answer(table, *, action, old, submission, actor, via, device) -> FrancesAnswer:

@@ -5,7 +5,10 @@ them), each with a stable id so that recording it twice records it once:
 
 - ``result.confirmed`` (``result.confirmed:<match>:v<version>``): after a match's result is
   confirmed or corrected; recorded by the task that follows the confirmation
-  (tournaments.tasks ``result_confirmed``), never in the request that confirmed it;
+  (tournaments.tasks ``result_confirmed``), never in the request that confirmed it; for a Mus
+  francés table (``result.confirmed:frances:<table>:v<version>``) the same, by the task
+  ``frances_result_confirmed``, its data a ``frances_table`` (players by seat and the finishing
+  order) instead of a ``match``;
 - ``round.published`` (``round.published:<round>``): recorded in round_publish's transaction;
 - ``tournament.finished`` (``tournament.finished:<tournament>``): recorded in the transaction
   of the status change to finished.
@@ -16,7 +19,8 @@ receiver needs no call back.
 
 Must not: deliver (a task does, after the commit), or be called while a receiver is waited for.
 
-Terms: peña, pareja, ronda, mesa, partida, juego, piedras.
+Terms: peña, pareja, ronda, mesa, partida, juego, piedras, mus francés, orden de llegada
+(finishing order).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 
 from clubs.models import Webhook
 from clubs.webhooks.services import webhook_event_record, webhooks_hearing
-from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.models import Entry, FrancesTable, Match, Round, Tournament
 
 
 def _tournament(tournament: Tournament) -> dict[str, Any]:
@@ -85,6 +89,51 @@ def webhooks_result_confirmed(*, match: Match) -> int:
         club_id=tournament.club_id,
         event=event,
         event_id=f"{event}:{match.pk}:v{match.version}",
+        data=data,
+        hooks=hooks,
+    )
+
+
+def webhooks_frances_result_confirmed(*, table: FrancesTable) -> int:
+    """Record ``result.confirmed`` for a Mus francés table once its order is confirmed (re-read:
+    the task may run after a later change); returns the deliveries recorded."""
+    table = (
+        FrancesTable.objects.select_related("round__phase__tournament__club")
+        .filter(pk=table.pk, status=Match.Status.CONFIRMED)
+        .first()
+    )
+    if table is None:
+        return 0
+    tournament = table.round.phase.tournament
+    event = Webhook.Event.RESULT_CONFIRMED
+    hooks = webhooks_hearing(club_id=tournament.club_id, event=event)
+    if not hooks:
+        return 0
+    seats = list(table.seats.select_related("entry__player").order_by("seat"))
+    names = {s.entry_id: str(s.entry.player) for s in seats}
+    data = {
+        "tournament": _tournament(tournament),
+        "phase": {"id": table.round.phase_id, "name": table.round.phase.name},
+        "round": {"id": table.round_id, "number": table.round.number},
+        "frances_table": {
+            "id": table.pk,
+            "version": table.version,
+            "table_number": table.table_number,
+            "players": [
+                {"seat": s.seat, "individual_id": s.entry_id, "name": names[s.entry_id]}
+                for s in seats
+            ],
+            "order": [
+                {"place": n, "individual_id": entry_id, "name": names.get(entry_id, "")}
+                for n, entry_id in enumerate(table.order or [], start=1)
+            ],
+            "confirmed_at": table.confirmed_at.isoformat() if table.confirmed_at else None,
+        },
+    }
+    return webhook_event_record(
+        club_id=tournament.club_id,
+        event=event,
+        event_id=f"{event}:frances:{table.pk}:v{table.version}",
         data=data,
         hooks=hooks,
     )

@@ -1,8 +1,9 @@
 """Telling the organizers that a round is complete.
 
 Responsible for: ``round_completion_notify``: once every match of a round is confirmed (byes
-count as done), one Notification (its key makes it idempotent) and, after the commit, an
-e-mail to the peña's organizers who have an address, in the peña's language
+count as done) and, in a Mus francés round, every table's finishing order, one Notification
+(its key makes it idempotent) and, after the commit, an e-mail to the peña's organizers who
+have an address, in the peña's language
 (templates/emails/round_complete*.txt, through tournaments.services.mail), with the link to
 the round's page where they close it. Called by the task that follows a confirmed result.
 
@@ -23,7 +24,7 @@ from django.db import transaction
 
 from clubs.models import Membership
 from clubs.roles import ORGANIZING_ROLES
-from tournaments.models import Match, Notification, Round
+from tournaments.models import FrancesTable, Match, Notification, Round
 from tournaments.services.mail import EmailText, email_render, site_link
 
 log = logging.getLogger(__name__)
@@ -39,9 +40,12 @@ def round_completion_notify(*, round: Round) -> bool:
     if rnd is None:
         return False
     matches = Match.objects.filter(round=rnd)
-    if not matches.exists():
+    tables = FrancesTable.objects.filter(round=rnd)
+    if not matches.exists() and not tables.exists():
         return False
     if matches.exclude(kind=Match.Kind.BYE).exclude(status=Match.Status.CONFIRMED).exists():
+        return False
+    if tables.exclude(status=Match.Status.CONFIRMED).exists():
         return False
     tournament = rnd.phase.tournament
     text = (
@@ -63,7 +67,7 @@ def round_completion_notify(*, round: Round) -> bool:
                 )
             )
             if recipients:
-                message = _round_complete_message(rnd, matches)
+                message = _round_complete_message(rnd, matches, tables)
                 transaction.on_commit(
                     partial(_email_organizers, message=message, recipients=recipients),
                     robust=True,
@@ -71,14 +75,14 @@ def round_completion_notify(*, round: Round) -> bool:
     return created
 
 
-def _round_complete_message(rnd: Round, matches) -> EmailText:
+def _round_complete_message(rnd: Round, matches, tables) -> EmailText:
     tournament = rnd.phase.tournament
     byes = matches.filter(kind=Match.Kind.BYE).count()
     context = {
         "tournament": tournament,
         "phase": rnd.phase,
         "round": rnd,
-        "count": matches.count() - byes,
+        "count": matches.count() - byes + tables.count(),
         "byes": byes,
         "round_url": site_link("web:organizer-round", rnd.id),
         "standings_url": (
