@@ -29,7 +29,7 @@ from django.utils import translation
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
-from scoring.messages import DOMAIN, MessageError, jsonable, scoring_translations
+from scoring.messages import DOMAIN, MessageError, jsonable, render, scoring_translations
 
 #: where the project's catalogs of the errors domain live (the engine ships its own)
 _LOCALE_DIR = Path(settings.BASE_DIR) / "locale"
@@ -92,6 +92,17 @@ def error_message(exc: BaseException, language: str | None = None) -> str:
     if language.split("-")[0] == "en":
         return exc.message
     return exc.render(_translations(translation.to_locale(language)))
+
+
+def message_render(
+    text: str | tuple[str, str], params: dict[str, Any], language: str | None = None
+) -> str:
+    """An error's message id and params kept as data (a notification stores one) rendered as
+    ``error_message`` renders a raised error, in ``language`` (default: the active one)."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    if language.split("-")[0] == "en":
+        return render(text, params)
+    return render(text, params, _translations(translation.to_locale(language)))
 
 
 def error_body(status: int, code: str, message: str, params=None, fields=None) -> dict:

@@ -559,13 +559,19 @@ class StandingsSnapshot(models.Model):
 
 
 class Notification(models.Model):
-    """A message for an organizer (e.g. 'every match of round 3 is confirmed')."""
+    """A message for an organizer (e.g. 'every match of round 3 is confirmed').
+
+    What it says is its ``kind`` (the message id) and its ``params``, rendered in the language
+    of the page or API call that shows it (tournaments.selectors.notifications). ``text`` is the
+    English of the moment it was created: what rows written before ``params`` existed show."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=40)
     text = models.CharField(max_length=300)
+    #: the values the message of ``kind`` names (plain JSON); empty in rows of before 0005
+    params = models.JSONField(default=dict, blank=True)
     key = models.CharField(max_length=120, help_text="makes the notification idempotent")
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)

@@ -1,4 +1,4 @@
-"""API of tournaments: list, detail, create, update, status.
+"""API of tournaments: list, detail, create, update, status, and the organizers' notifications.
 
 Responsible for: turning requests into calls of tournaments.services.tournaments and
 tournaments.selectors.tournaments and their results into JSON. Reads of published tournaments
@@ -24,7 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import Tournament
+from tournaments.models import Notification, Tournament
+from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import (
     tournament_detail,
     tournament_get_for_organizer,
@@ -171,6 +172,30 @@ class TournamentDetailApi(APIView):
         return detail_response(request, tournament_id)
 
 
+class NotificationListApi(APIView):
+    """The organizers' notifications of a tournament, newest first, each ``text`` in the
+    language of ``Accept-Language`` (``kind`` and ``params`` are the same in every language)."""
+
+    class OutputSerializer(serializers.ModelSerializer):
+        text = serializers.SerializerMethodField()
+
+        class Meta:
+            model = Notification
+            ref_name = "Notification"
+            fields = ["id", "kind", "text", "params", "created_at", "read_at"]
+
+        def get_text(self, notification: Notification) -> str:
+            return notification_text(notification)
+
+    @extend_schema(
+        operation_id="tournament_notification_list", responses=OutputSerializer(many=True)
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
+        notifications = notifications_for_tournament(tournament=tournament)
+        return Response(self.OutputSerializer(notifications, many=True).data)
+
+
 # --- Writes ---------------------------------------------------------------------------------
 
 
@@ -300,6 +325,11 @@ urlpatterns = [
     path("tournaments/create", TournamentCreateApi.as_view(), name="tournament-create"),
     path(
         "tournaments/<int:tournament_id>", TournamentDetailApi.as_view(), name="tournament-detail"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/notifications",
+        NotificationListApi.as_view(),
+        name="tournament-notifications",
     ),
     path(
         "tournaments/<int:tournament_id>/update",

@@ -38,7 +38,7 @@ from clubs.models import Player
 from config.errors import Conflict, Invalid
 from config.queue import enqueue_on_commit
 from scoring.errors import RuleSetError
-from scoring.messages import Term
+from scoring.messages import Term, jsonable
 from tournaments import draw_manager
 from tournaments.draw import DrawError, champion, lives_left
 from tournaments.models import (
@@ -899,6 +899,7 @@ def bracket_advance(*, phase: Phase) -> int:
                 defaults={
                     "kind": "bracket_conflict",
                     "text": f"{phase.name}: {error.message}"[:300],
+                    "params": {"phase": phase.name, "error": _error_params(error)},
                 },
             )
             return 0
@@ -914,6 +915,18 @@ def bracket_advance(*, phase: Phase) -> int:
                 new={"bracket_key": match.bracket_key, **_sides(match)},
             )
     return len(advanced.created)
+
+
+def _error_params(error: DrawError) -> dict:
+    """The draw's error as message id, code and params (plain JSON), for a notification that
+    is rendered in its reader's language (selectors.notifications)."""
+    return {
+        "text": error.text,
+        "code": error.code,
+        "params": {k: jsonable(v) for k, v in error.params.items()},
+        # the params that are game words the reader's language translates (scoring's Term)
+        "terms": sorted(k for k, v in error.params.items() if isinstance(v, Term)),
+    }
 
 
 # --- E-mail -----------------------------------------------------------------------------------

@@ -56,7 +56,16 @@ def round_completion_notify(*, round: Round) -> bool:
         _, created = Notification.objects.get_or_create(
             tournament=tournament,
             key=f"round-complete:{rnd.pk}",
-            defaults={"kind": "round_complete", "text": text},
+            defaults={
+                "kind": "round_complete",
+                "text": text,
+                # rendered in the reader's language (selectors.notifications)
+                "params": {
+                    "tournament": tournament.name,
+                    "phase": rnd.phase.name,
+                    "round": rnd.number,
+                },
+            },
         )
         if created:
             recipients = sorted(

@@ -2,7 +2,8 @@
 
 Responsible for: creating a tournament from one of the peña's presets, editing its data and
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
-result, and the one step the desk suggests doing now), and changing its status (open the
+result, the one step the desk suggests doing now, and the organizers' latest notifications in
+the page's language), and changing its status (open the
 registration, start, finish), with links to what the players see (the public page and the
 venue's TV screen) once the tournament is published. A tournament a league or an interpeña runs
 (``managed_by``) says so, links to it instead of suggesting a step, and shows no phase, round
@@ -37,6 +38,7 @@ from clubs.roles import require_organizer
 from config.errors import error_message
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
 from tournaments.web.names import is_named, round_name
@@ -327,6 +329,10 @@ def _managed(tournament: Tournament) -> dict[str, Any] | None:
     return None
 
 
+#: the newest notifications the desk shows (a round complete, a bracket that cannot advance)
+NOTICES_SHOWN = 5
+
+
 def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     tournament = load(tournament_detail, user=request.user, tournament_id=tournament_id)
     phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
@@ -344,8 +350,13 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
             "screen": reverse("web:public-screen", args=args),
         }
     managed = _managed(tournament)
+    notices = [
+        {"kind": n.kind, "text": notification_text(n), "created_at": n.created_at}
+        for n in notifications_for_tournament(tournament=tournament)[:NOTICES_SHOWN]
+    ]
     return {
         "tournament": tournament,
+        "notices": notices,
         "public_urls": public_urls,
         "phases": phases,
         "checked_in": checked_in,
