@@ -67,8 +67,10 @@ def tournament_create(request: HttpRequest, club_slug: str):
     club = _club_for_organizer(request, club_slug)
     presets = list(club_selectors.presets_for_club(club=club))
     error, status = "", 200
+    default = preset_default_for_club(club=club)
+    rules_initial = default.rule_values() if default else None
     if request.method == "POST":
-        form = forms.TournamentForm(request.POST, presets=presets)
+        form = forms.TournamentForm(request.POST, presets=presets, rules_initial=rules_initial)
         if form.is_valid():
             try:
                 tournament = tournament_services.tournament_create(
@@ -87,9 +89,9 @@ def tournament_create(request: HttpRequest, club_slug: str):
         else:
             status = 400
     else:
-        default = preset_default_for_club(club=club)
         form = forms.TournamentForm(
             presets=presets,
+            rules_initial=rules_initial,
             initial={"preset": default.name if default else None, "tables_available": 0},
         )
     context = {"club": club, "form": form, "error": error}
@@ -101,8 +103,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
     tournament = tournament_for(request, tournament_id)
     presets = list(club_selectors.presets_for_club(club=tournament.club))
     error, status = "", 200
+    rules = {"rules_initial": tournament.rule_values(), "entrant_kind": tournament.entrant_kind}
     if request.method == "POST":
-        form = forms.TournamentForm(request.POST, presets=presets, editing=True)
+        form = forms.TournamentForm(request.POST, presets=presets, editing=True, **rules)
         if form.is_valid():
             changes = form.changes()
             try:
@@ -124,6 +127,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
         form = forms.TournamentForm(
             presets=presets,
             editing=True,
+            **rules,
             initial={
                 "preset": tournament.preset_name,
                 "name": tournament.name,

@@ -19,9 +19,14 @@ import uuid
 
 from django import forms
 from django.conf import settings
+from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from config.errors import error_message
+from scoring import RuleSet, ScoringError
+from scoring.rules import REAL_31_SUITS
+from scoring.rules import Form as HandsForm
 from tournaments.models import Phase, Tournament
 
 SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
@@ -86,8 +91,99 @@ class ClubCreateForm(Form):
         return self.cleaned_data.get("language") or self.fields["language"].initial
 
 
+#: the house rules the tournament form shows (a column of clubs.models.RuleSetFields each); the
+#: game's length (piedras, juegos, vacas) comes with the preset and the phase
+HOUSE_RULES = (
+    "kings",
+    "real_31",
+    "real_31_suit",
+    "tio_perete",
+    "forgotten_stones_lost",
+    "dejes",
+    "min_envite",
+)
+
+#: the engine's form of the hands each kind of entrant plays (players alone play pair matches)
+ENTRANT_FORM = {
+    Tournament.EntrantKind.PAIRS: HandsForm.PAIRS,
+    Tournament.EntrantKind.INDIVIDUALS: HandsForm.PAIRS,
+    Tournament.EntrantKind.TRIOS: HandsForm.TRIOS,
+    Tournament.EntrantKind.FRANCES: HandsForm.FRANCES,
+}
+
+#: which field shows an engine's error about the rule set, by its code (else: the whole form)
+RULE_ERROR_FIELD = {
+    "real_31": "real_31",
+    "real_31_form": "real_31",
+    "real_31_suit": "real_31_suit",
+    "real_31_suit_unused": "real_31_suit",
+    "min_envite": "min_envite",
+    "kings": "kings",
+    "dejes": "dejes",
+}
+
+
+def _rule_label(name: str):
+    return capfirst(Tournament._meta.get_field(name).verbose_name)
+
+
+def _house_rule_fields() -> dict[str, forms.Field]:
+    real_31 = Tournament._meta.get_field("real_31")
+    return {
+        "kings": forms.TypedChoiceField(
+            label=_rule_label("kings"),
+            choices=Tournament._meta.get_field("kings").choices,
+            coerce=int,
+            required=False,
+            help_text=_("Con 8 reyes, cada tres vale como un rey y cada dos como un as."),
+        ),
+        "real_31": forms.ChoiceField(
+            label=_rule_label("real_31"),
+            choices=real_31.choices,
+            required=False,
+            help_text=_("Si una 31 real gana a las demás 31, y qué mano la hace."),
+        ),
+        "real_31_suit": forms.ChoiceField(
+            label=_rule_label("real_31_suit"),
+            choices=[("", "—"), *[(suit, suit) for suit in REAL_31_SUITS]],
+            required=False,
+            help_text=_("Solo con «sota de un palo y tres sietes»: el palo de esa sota."),
+        ),
+        "tio_perete": forms.BooleanField(
+            label=_rule_label("tio_perete"),
+            required=False,
+            help_text=_("Cuatro, cinco, seis y siete enseñados antes de jugar: una piedra."),
+        ),
+        "forgotten_stones_lost": forms.BooleanField(
+            label=_rule_label("forgotten_stones_lost"),
+            required=False,
+            help_text=_("Una mano ya no se corrige cuando se apunta la siguiente."),
+        ),
+        "dejes": forms.BooleanField(
+            label=_rule_label("dejes"),
+            required=False,
+            help_text=_("Sin marcar se juega sin deje: un envite no querido no da piedras."),
+        ),
+        "min_envite": forms.IntegerField(
+            label=_rule_label("min_envite"),
+            min_value=1,
+            max_value=10,
+            required=False,
+            help_text=_("Las piedras del envite más pequeño (de ordinario, 2)."),
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        ),
+    }
+
+
 class TournamentForm(Form):
-    """Name, date, venue, tables and the rule set (a preset by name)."""
+    """Name, date, venue, tables and the rule set: a preset by name, and the house rules.
+
+    The house rules start as ``rules_initial`` (the default preset's on a new tournament, the
+    tournament's own when editing); only the ones the organizer changed are sent, as ``rules``,
+    over the preset chosen — so choosing another preset without touching them plays that
+    preset's. Before anything is sent, the engine (scoring.RuleSet) checks the rule set that
+    would result, in the form of hands the entrants play, and its error is shown on the field.
+    """
 
     preset = forms.ChoiceField(label=_("Reglas"))
     name = forms.CharField(label=_("Nombre del torneo"), max_length=160)
@@ -133,13 +229,25 @@ class TournamentForm(Form):
 
     def clean(self):
         data = super().clean()
+        rules = self._rules_changed(data)
         # Not sent (an older form, a script): the tournament keeps (or gets) the default.
         for name in ("entrant_kind", "frances_table_size"):
             if data.get(name) in ("", None):
                 data.pop(name, None)
+        if rules:
+            data["rules"] = rules
+            self._check_rules(data, rules)
         return data
 
-    def __init__(self, *args, presets=(), editing: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args,
+        presets=(),
+        editing: bool = False,
+        rules_initial: dict | None = None,
+        entrant_kind: str = Tournament.EntrantKind.PAIRS,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         choices = [(p.name, p.name) for p in presets]
         if editing:
@@ -147,6 +255,48 @@ class TournamentForm(Form):
             self.fields["preset"].required = False
             choices = [("", _("— las reglas actuales —")), *choices]
         self.fields["preset"].choices = choices
+        self.presets = {p.name: p for p in presets}
+        self.rules_initial = dict(rules_initial or RuleSet().as_dict())
+        self.entrant_kind = entrant_kind
+        self.fields.update(_house_rule_fields())
+        # says that the page showed the house rules: an unticked box then means "off"
+        self.fields["house_rules_shown"] = forms.BooleanField(
+            required=False, initial=True, widget=forms.HiddenInput
+        )
+        for name in HOUSE_RULES:
+            self.initial.setdefault(name, self.rules_initial.get(name))
+
+    def house_rules(self) -> list:
+        """The bound fields of the house rules, in the order the page shows them."""
+        return [self[name] for name in HOUSE_RULES]
+
+    def _rules_changed(self, data: dict) -> dict:
+        """The house rules the organizer changed (popped from ``data``), as ``rules`` values;
+        none when the page sent no house rules (an older form, a script)."""
+        values = {name: data.pop(name, None) for name in HOUSE_RULES}
+        if not data.pop("house_rules_shown", False):
+            return {}
+        rules = {name: values[name] for name in HOUSE_RULES if name in self.changed_data}
+        for name in ("kings", "min_envite"):
+            if rules.get(name) is None:
+                rules.pop(name, None)  # emptied: the preset's value stands
+        if "real_31" in rules and rules["real_31"] == "":
+            rules.pop("real_31")
+        real_31 = rules.get("real_31", self.rules_initial.get("real_31"))
+        if "real_31" in rules and real_31 != "sota_of_suit":
+            rules["real_31_suit"] = ""  # the suit belongs to that variant only
+        return rules
+
+    def _check_rules(self, data: dict, rules: dict) -> None:
+        """The engine's word on the rule set the tournament would play, shown on the form."""
+        preset = self.presets.get(data.get("preset") or "")
+        base = preset.rule_values() if preset is not None else self.rules_initial
+        kind = data.get("entrant_kind") or self.entrant_kind
+        form = ENTRANT_FORM.get(kind, HandsForm.PAIRS)
+        try:
+            RuleSet.from_dict({**base, **rules, "form": form.value})
+        except ScoringError as exc:
+            self.add_error(RULE_ERROR_FIELD.get(exc.code), error_message(exc))
 
     def changes(self) -> dict:
         """The cleaned values named as tournament_update takes them; no preset chosen, no
