@@ -117,12 +117,14 @@ def frances_result_confirmed(table_id: int, queued_at: str | None = None) -> Non
 
 
 def _circuits_changed(tournament: Tournament) -> bool:
-    """Queue ``circuits.tournament_changed`` only when it can change a ranking: the tournament
-    is a circuit's stop, or it is finished (a correction after the end). On the hot path of a
-    Saturday (results of a tournament in no circuit) it costs one indexed EXISTS and queues
-    nothing. The circuits app sits above tournaments (no import): its stops are read through the
-    reverse relation the ORM gives (``circuit_stops``)."""
-    if tournament.status != Tournament.Status.FINISHED and not tournament.circuit_stops.exists():
+    """Queue ``circuits.tournament_changed`` only when it can change a ranking: a circuit ranks
+    final placings, so only a result of a *finished* tournament that is a circuit's stop (a
+    correction after the end) moves it; the tournament's end queues its own refresh
+    (services.tournaments). On the hot path of a Saturday (results of a running tournament,
+    in a circuit or not) this costs no query and queues nothing. The circuits app sits above
+    tournaments (no import): its stops are read through the reverse relation the ORM gives
+    (``circuit_stops``)."""
+    if tournament.status != Tournament.Status.FINISHED or not tournament.circuit_stops.exists():
         return False
     circuits = result_confirmed.app.tasks["circuits.tournament_changed"]
     circuits.delay(tournament_id=tournament.pk)

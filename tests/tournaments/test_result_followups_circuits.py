@@ -1,6 +1,7 @@
 """The hot path of a Saturday: a confirmed result queues the circuits' ranking task only when it
-can change a ranking — the tournament is a circuit's stop, or it is finished (a correction). A
-tournament in no circuit, still running, queues nothing for the circuits."""
+can change a ranking: a circuit ranks final placings, so only a correction in a finished tournament
+that is a circuit's stop. A running tournament, in a circuit or not, and a finished one in no
+circuit queue nothing for the circuits."""
 
 from __future__ import annotations
 
@@ -36,22 +37,35 @@ def test_a_result_of_a_running_tournament_in_no_circuit_queues_nothing_for_circu
     assert queued == []
 
 
-def test_a_result_of_a_circuit_stop_queues_the_circuits_task(queued):
-    match = confirmed_match(Tournament.Status.RUNNING)
+def in_circuit(match) -> None:
     circuit = Circuit.objects.create(name="Circuito de verano", slug="verano")
     CircuitTournament.objects.create(circuit=circuit, tournament=match.round.phase.tournament)
+
+
+def test_a_result_of_a_running_circuit_stop_queues_nothing_its_end_will(queued):
+    match = confirmed_match(Tournament.Status.RUNNING)
+    in_circuit(match)
+
+    tasks.result_confirmed(match.pk)
+
+    assert queued == []
+
+
+def test_a_correction_after_the_end_of_a_circuit_stop_queues_the_circuits_task(queued):
+    match = confirmed_match(Tournament.Status.FINISHED)
+    in_circuit(match)
 
     tasks.result_confirmed(match.pk)
 
     assert queued == [{"tournament_id": match.round.phase.tournament_id}]
 
 
-def test_a_correction_after_the_end_queues_the_circuits_task(queued):
+def test_a_correction_after_the_end_of_a_tournament_in_no_circuit_queues_nothing(queued):
     match = confirmed_match(Tournament.Status.FINISHED)
 
     tasks.result_confirmed(match.pk)
 
-    assert queued == [{"tournament_id": match.round.phase.tournament_id}]
+    assert queued == []
 
 
 def test_a_francés_table_follows_the_same_rule(queued):
@@ -65,5 +79,10 @@ def test_a_francés_table_follows_the_same_rule(queued):
 
     tournament = running.round.phase.tournament
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    tasks.frances_result_confirmed(running.pk)
+    assert queued == []
+
+    circuit = Circuit.objects.create(name="Circuito de verano", slug="verano")
+    CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
     tasks.frances_result_confirmed(running.pk)
     assert queued == [{"tournament_id": tournament.pk}]
