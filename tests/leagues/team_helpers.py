@@ -22,6 +22,7 @@ from tests.circuits.helpers import GAMES_AWAY, GAMES_HOME
 from tests.factories import ClubFactory, MembershipFactory, PairFactory, UserFactory
 
 _keys = itertools.count()
+_batches = itertools.count()
 
 SUNDAYS = [dt.date(2026, 10, 4) + dt.timedelta(weeks=k) for k in range(30)]
 
@@ -29,8 +30,12 @@ SUNDAYS = [dt.date(2026, 10, 4) + dt.timedelta(weeks=k) for k in range(30)]
 def peñas(n: int, boards: int = 2):
     """``n`` peñas, each with its organizer (``org-<slug>``) and ``boards`` pairs."""
     out = []
+    batch = next(_batches)
+    suffix = f" {batch}" if batch else ""
     for i in range(n):
-        club = ClubFactory(name=f"Peña {chr(65 + i)}", slug=f"pena-{chr(97 + i)}")
+        club = ClubFactory(
+            name=f"Peña {chr(65 + i)}{suffix}", slug=f"pena-{chr(97 + i)}{batch or ''}"
+        )
         user = UserFactory(username=f"org-{club.slug}")
         MembershipFactory(club=club, user=user, role=Membership.Role.ORGANIZER)
         pairs = [PairFactory(club=club) for _ in range(boards)]
