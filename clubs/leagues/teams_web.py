@@ -233,10 +233,9 @@ def club_team_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
 def _league_for_desk(request: HttpRequest, league_id: int) -> TeamLeague:
     """The league for an organizer of its peña or of one of the peñas that play it."""
     league = teams_selectors.team_league_get(league_id=league_id, user=request.user)
-    playing = Club.objects.filter(pk__in=league.schedule or [])
-    if not teams_selectors.team_league_can_manage(league=league, user=request.user) and not any(
-        roles.can_organize(request.user, c) for c in playing
-    ):
+    if not teams_selectors.team_league_can_manage(
+        league=league, user=request.user
+    ) and not _organized(request, league):
         raise Forbidden(
             "Only the organizers of {club_name} can do this.",
             code="not_organizer",
@@ -246,19 +245,42 @@ def _league_for_desk(request: HttpRequest, league_id: int) -> TeamLeague:
     return league
 
 
+def _organized(request: HttpRequest, league: TeamLeague) -> set[int]:
+    """The league's peñas the user organizes (one query)."""
+    return set(
+        roles.clubs_organized_by(request.user)
+        .filter(pk__in=league.schedule or [])
+        .values_list("pk", flat=True)
+    )
+
+
+#: jornadas with a fixture still to play that the desk shows with their forms (the next ones);
+#: a later one is listed without them, so the desk stays small in a long season
+DESK_OPEN_JORNADAS = 2
+
+
 def _desk(request: HttpRequest, league: TeamLeague, *, error: str = "", status: int = 200):
     calendar = teams_selectors.team_league_calendar(league=league)
     rows = teams_selectors.team_league_standings(league=league, calendar=calendar)
     clubs = {r.club.pk: r.club for r in rows}
-    organized = {pk for pk, c in clubs.items() if roles.can_organize(request.user, c)}
+    organized = _organized(request, league)
     manager = teams_selectors.team_league_can_manage(league=league, user=request.user)
     days = _calendar(league, calendar, clubs)
+    pending = 0
     for day in days:
+        undone = [
+            i
+            for i in day["fixtures"]
+            if not i["f"].fixture.decision and i["f"].state != "confirmed"
+        ]
+        current = bool(undone) and pending < DESK_OPEN_JORNADAS
+        pending += bool(undone)
         for item in day["fixtures"]:
-            f = item["f"]
-            open_ = not f.fixture.decision and f.state != "confirmed"
+            fixture = item["f"].fixture
+            started = fixture.interpena_id is not None or fixture.postponed_to is not None
+            open_ = item in undone and (current or started)
             item["can_open"] = (
-                open_ and not f.fixture.interpena_id and (f.fixture.home_club_id in organized)
+                open_ and not fixture.interpena_id and fixture.home_club_id in organized
             )
             item["can_manage"] = manager and open_
         day["can_open"] = any(i["can_open"] for i in day["fixtures"])

@@ -39,9 +39,13 @@ def test_the_public_page_shows_standings_and_a_calendar_linking_each_interpeña(
     assert screen.status_code == 200 and winner in screen.content.decode()
 
 
-def _queries(path: str) -> int:
+def _queries(path: str, user=None) -> int:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+        client.get(path)  # the session's first read
     with CaptureQueriesContext(connection) as ctx:
-        assert Client().get(path).status_code == 200
+        assert client.get(path).status_code == 200
     return len(ctx.captured_queries)
 
 
@@ -53,6 +57,10 @@ def test_the_public_page_costs_the_same_queries_whatever_the_league_size():
             play(league, teams, fixture, ["away"] * n)
     assert _queries(_url(small)) == _queries(_url(big))
     assert len(Client().get(_url(big)).content) < PHONE_LIMIT
+    desk = "/organizador/ligas-penas/{}/"
+    assert _queries(desk.format(small.pk), small_teams[0][1]) == _queries(
+        desk.format(big.pk), big_teams[0][1]
+    )
 
 
 def test_a_private_league_of_peñas_page_is_a_404_for_strangers():
