@@ -113,6 +113,7 @@ def main() -> None:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         run()
+        run_teams()
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
@@ -134,6 +135,112 @@ def run() -> None:
             ("jornada page", public, base + "jornadas/1/"),
             ("TV view", public, base + "pantalla/"),
             ("organizer's desk", desk, f"/organizador/ligas/{league.pk}/"),
+        ]
+        for label, client, path in reads:
+            count, median, size_bytes = measure(client, path)
+            print(f"  {label:<18} {count:>3} queries {median:8.1f} ms {size_bytes / 1024:6.1f} KB")
+
+
+# --- A league of peñas (clubs.leagues.teams_*) ----------------------------------------------------
+
+TEAM_SIZES = (4, 8, 16)
+TEAM_BOARDS = 3
+TEAM_JORNADAS = 2
+
+
+def build_teams(size: int, organizer) -> object:
+    """A league of ``size`` peñas (the organizer organizes all), its first jornadas played
+    through the interpeñas' services: line-ups, every board entered and confirmed, captains."""
+    from clubs.circuits.interpenas import (
+        interpena_board_confirm,
+        interpena_board_submit,
+        interpena_lineup_set,
+        interpena_team_confirm,
+    )
+    from clubs.circuits.selectors import interpena_result
+    from clubs.circuits.teams import signature
+    from clubs.leagues import teams_league
+    from clubs.leagues.models import TeamFixture
+
+    clubs, pairs = [], {}
+    for k in range(size):
+        club = Club.objects.create(name=f"Peña {size}-{k}", slug=f"pena-t{size}-{k}")
+        Membership.objects.create(club=club, user=organizer, role=Membership.Role.ORGANIZER)
+        pairs[club.pk] = []
+        for b in range(TEAM_BOARDS):
+            one = Player.objects.create(first_name=f"Uno{b}", last_name=club.slug)
+            two = Player.objects.create(first_name=f"Dos{b}", last_name=club.slug)
+            pairs[club.pk].append(Pair.objects.create(club=club, player_one=one, player_two=two).pk)
+        clubs.append(club)
+    rounds = size - 1 if size % 2 == 0 else size
+    dates = [dt.date(2026, 10, 4) + dt.timedelta(weeks=k) for k in range(rounds)]
+    league = teams_league.team_league_create(
+        club=clubs[0],
+        actor=organizer,
+        name="Liga de peñas",
+        season="2026",
+        club_ids=[c.pk for c in clubs],
+        dates=dates,
+        boards=TEAM_BOARDS,
+    )
+    fixtures = TeamFixture.objects.filter(
+        jornada__league=league, jornada__number__lte=TEAM_JORNADAS
+    )
+    for fixture in fixtures:
+        fixture = teams_league.team_fixture_open(
+            league=league, fixture_id=fixture.pk, actor=organizer
+        )
+        interpena = fixture.interpena
+        for side, club_id in (("home", fixture.home_club_id), ("away", fixture.away_club_id)):
+            interpena = interpena_lineup_set(
+                actor=organizer, interpena=interpena, side=side, pair_ids=pairs[club_id]
+            )
+        for board in range(1, TEAM_BOARDS + 1):
+            match = Match.objects.get(round=interpena.round, table_number=board)
+            answer = interpena_board_submit(
+                actor=organizer,
+                interpena=interpena,
+                board=board,
+                side="home",
+                payload={"games": [{"stones": [40, 10]}] * 3},
+                idempotency_key=f"t{next(_keys)}",
+                version=match.version,
+            )
+            interpena_board_confirm(
+                actor=organizer,
+                interpena=interpena,
+                board=board,
+                side="away",
+                idempotency_key=f"t{next(_keys)}",
+                version=answer.match.version,
+            )
+        _result, boards = interpena_result(interpena=interpena)
+        for side in ("home", "away"):
+            interpena_team_confirm(
+                actor=organizer, interpena=interpena, side=side, result_version=signature(boards)
+            )
+    return league
+
+
+def run_teams() -> None:
+    organizer = get_user_model().objects.get(username="organizador")
+    public, desk = Client(), Client()
+    desk.force_login(organizer)
+    print(
+        f"\nleague of N peñas, {TEAM_BOARDS} boards a fixture, {TEAM_JORNADAS} jornadas played; "
+        "queries, median ms, KB"
+    )
+    for size in TEAM_SIZES:
+        started = time.perf_counter()
+        league = build_teams(size, organizer)
+        print(f"\nN = {size:>2} ({time.perf_counter() - started:.1f} s to build through services)")
+        base = f"/ligas-penas/{league.club.slug}/{league.slug}/"
+        reads = [
+            ("API league", public, f"/api/v1/team-leagues/{league.pk}"),
+            ("API standings", public, f"/api/v1/team-leagues/{league.pk}/standings"),
+            ("league page", public, base),
+            ("TV view", public, base + "pantalla/"),
+            ("organizer's desk", desk, f"/organizador/ligas-penas/{league.pk}/"),
         ]
         for label, client, path in reads:
             count, median, size_bytes = measure(client, path)

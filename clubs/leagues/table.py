@@ -6,13 +6,15 @@ id: a pareja's entry in a league of fixed pairs, a player in an individual leagu
 league of peñas (interpeñas) — a side of a result is the ids it stands for (one pareja; the two
 players of a drawn pair; one peña's team), so the same table serves the three.
 
-Points are the league's (`Points`): a win, a loss played, a walkover lost (the side that did not
-come, and both sides of a double loss). A walkover won counts as a win. A rest (descanso) is no
-match at all and gives nothing.
+Points are the league's (`Points`): a win, a draw (only a league of peñas has them: equal board
+points and juegos), a loss played, a walkover lost (the side that did not come, and both sides
+of a double loss). A walkover won counts as a win. A rest (descanso) is no match at all and
+gives nothing.
 
 Tiebreaks, in the league's order, each applied only among the competitors still level:
 
 - ``head_to_head``: league points in the results among exactly the level competitors;
+- ``boards``: board points won minus board points lost (a league of peñas: a board won is one);
 - ``games``: juegos won minus juegos lost;
 - ``stones``: piedras won minus piedras lost;
 - ``wins``: matches won.
@@ -31,11 +33,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+#: the tiebreaks of a league of pairs or players
 TIEBREAKS = ("head_to_head", "games", "stones", "wins")
 DEFAULT_TIEBREAKS = ("head_to_head", "games", "stones")
+#: a league of peñas adds its board points (and has no stones: its juegos are summed)
+TEAM_TIEBREAKS = ("head_to_head", "boards", "games", "wins")
+DEFAULT_TEAM_TIEBREAKS = ("boards", "games", "head_to_head")
+ALL_TIEBREAKS = (*TIEBREAKS, "boards")
 
 #: how a result ended
-A_WINS, B_WINS, DOUBLE_LOSS = "a", "b", "double_loss"
+A_WINS, B_WINS, DRAW, DOUBLE_LOSS = "a", "b", "draw", "double_loss"
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,7 @@ class Points:
     win: int = 2
     loss: int = 1
     walkover_loss: int = 0
+    draw: int = 1
 
 
 @dataclass(frozen=True)
@@ -61,9 +69,11 @@ class LeagueResult:
     games_b: int = 0
     stones_a: int = 0
     stones_b: int = 0
+    boards_a: int = 0
+    boards_b: int = 0
 
     def __post_init__(self) -> None:
-        if self.outcome not in (A_WINS, B_WINS, DOUBLE_LOSS):
+        if self.outcome not in (A_WINS, B_WINS, DRAW, DOUBLE_LOSS):
             raise ValueError(f"unknown outcome {self.outcome!r}")
 
 
@@ -73,6 +83,7 @@ class Row:
     position: int = 0
     played: int = 0
     won: int = 0
+    drawn: int = 0
     lost: int = 0
     walkovers_lost: int = 0
     points: int = 0
@@ -80,6 +91,8 @@ class Row:
     games_against: int = 0
     stones_for: int = 0
     stones_against: int = 0
+    boards_for: int = 0
+    boards_against: int = 0
     #: the tiebreak that put this row below the one above when both had the same points
     #: ("" when the points did, "tied" when nothing did)
     tiebreak: str = ""
@@ -94,36 +107,54 @@ class Row:
     def stones_diff(self) -> int:
         return self.stones_for - self.stones_against
 
+    @property
+    def boards_diff(self) -> int:
+        return self.boards_for - self.boards_against
+
+
+@dataclass(frozen=True)
+class _Side:
+    ids: tuple[int, ...]
+    games: tuple[int, int]
+    stones: tuple[int, int]
+    boards: tuple[int, int]
+    won: bool
+    drawn: bool
+    walkover_lost: bool
+
 
 def _sides(result: LeagueResult):
-    """(competitors, own games, their games, own stones, their stones, won?, walkover lost?)."""
+    """Each side of the result, as that side sees it (own score first)."""
     a_won = result.outcome == A_WINS
     b_won = result.outcome == B_WINS
+    drawn = result.outcome == DRAW
     double = result.outcome == DOUBLE_LOSS
-    yield (
+    yield _Side(
         result.side_a,
-        result.games_a,
-        result.games_b,
-        result.stones_a,
-        result.stones_b,
+        (result.games_a, result.games_b),
+        (result.stones_a, result.stones_b),
+        (result.boards_a, result.boards_b),
         a_won,
+        drawn,
         double or (result.walkover and b_won),
     )
-    yield (
+    yield _Side(
         result.side_b,
-        result.games_b,
-        result.games_a,
-        result.stones_b,
-        result.stones_a,
+        (result.games_b, result.games_a),
+        (result.stones_b, result.stones_a),
+        (result.boards_b, result.boards_a),
         b_won,
+        drawn,
         double or (result.walkover and a_won),
     )
 
 
-def _points_of(won: bool, walkover_lost: bool, points: Points) -> int:
-    if won:
+def _points_of(side: _Side, points: Points) -> int:
+    if side.won:
         return points.win
-    return points.walkover_loss if walkover_lost else points.loss
+    if side.drawn:
+        return points.draw
+    return points.walkover_loss if side.walkover_lost else points.loss
 
 
 def league_table(
@@ -136,26 +167,34 @@ def league_table(
 ) -> list[Row]:
     """The rows best first. ``upto``: only the results of jornadas up to that number.
     A competitor of a result not in ``competitors`` is added (a player who came once)."""
-    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    unknown = [t for t in tiebreaks if t not in ALL_TIEBREAKS]
     if unknown:
         raise ValueError(f"unknown tiebreaks {unknown}")
     counted = [r for r in results if upto is None or r.jornada <= upto]
     counted.sort(key=lambda r: r.jornada)
     rows: dict[int, Row] = {c: Row(c) for c in competitors}
     for result in counted:
-        for ids, gf, ga, sf, sa, won, wo_lost in _sides(result):
-            for c in ids:
+        for side in _sides(result):
+            for c in side.ids:
                 row = rows.setdefault(c, Row(c))
                 row.played += 1
-                row.won += won
-                row.lost += not won
-                row.walkovers_lost += wo_lost
-                row.points += _points_of(won, wo_lost, points)
-                row.games_for += gf
-                row.games_against += ga
-                row.stones_for += sf
-                row.stones_against += sa
-                row.form.append("W" if won else ("N" if wo_lost else "L"))
+                row.won += side.won
+                row.drawn += side.drawn
+                row.lost += not (side.won or side.drawn)
+                row.walkovers_lost += side.walkover_lost
+                row.points += _points_of(side, points)
+                row.games_for += side.games[0]
+                row.games_against += side.games[1]
+                row.stones_for += side.stones[0]
+                row.stones_against += side.stones[1]
+                row.boards_for += side.boards[0]
+                row.boards_against += side.boards[1]
+                if side.won:
+                    row.form.append("W")
+                elif side.drawn:
+                    row.form.append("D")
+                else:
+                    row.form.append("N" if side.walkover_lost else "L")
     ordered = _order(sorted(rows), rows, counted, points, tuple(tiebreaks))
     out = []
     for position, (competitor, reason) in enumerate(ordered, start=1):
@@ -184,6 +223,8 @@ def _criteria(rows, results, points, tiebreaks):
     for name in tiebreaks:
         if name == "head_to_head":
             out.append((name, lambda c, level: _head_to_head(c, level, results, points)))
+        elif name == "boards":
+            out.append((name, lambda c, _level: rows[c].boards_diff))
         elif name == "games":
             out.append((name, lambda c, _level: rows[c].games_diff))
         elif name == "stones":
@@ -201,9 +242,9 @@ def _head_to_head(
         inside = set(result.side_a) | set(result.side_b)
         if c not in inside or not inside <= level:
             continue
-        for ids, *_scores, won, wo_lost in _sides(result):
-            if c in ids:
-                total += _points_of(won, wo_lost, points)
+        for side in _sides(result):
+            if c in side.ids:
+                total += _points_of(side, points)
     return total
 
 

@@ -14,7 +14,7 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from clubs.circuits.models import Circuit, Interpena
-from clubs.leagues.models import League
+from clubs.leagues.models import League, TeamFixture
 from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 
@@ -62,7 +62,10 @@ def demo():
         "number": 1,
         # the demo's circuit and interpeña (clubs.circuits.demo)
         "circuit_id": Circuit.objects.get().pk,
-        "interpena_id": Interpena.objects.get().pk,
+        "interpena_id": Interpena.objects.get(league_key="").pk,
+        # the demo's league of peñas (clubs.leagues.teams_demo): "league_id" above is a league
+        # of pairs, so its team-league paths answer 404, a 4xx too
+        "fixture_id": TeamFixture.objects.first().pk,
         "board": 1,
         # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
         "table_id": 999_999,

@@ -28,3 +28,37 @@ urlpatterns = [
     path(f"{_M}/postpone", views.MatchPostponeApi.as_view(), name="match-postpone"),
     path(f"{_M}/decide", views.MatchDecideApi.as_view(), name="match-decide"),
 ]
+
+# --- Leagues of peñas (clubs.leagues.api.team_views) ---------------------------------------------
+from clubs.leagues.api import team_views  # noqa: E402
+
+_T = "team-leagues/<int:league_id>"
+_TF = f"{_T}/fixtures/<int:fixture_id>"
+urlpatterns += [
+    path(
+        "clubs/<int:club_id>/team-leagues",
+        team_views.TeamLeagueListApi.as_view(),
+        name="team-league-list",
+    ),
+    path(
+        "clubs/<int:club_id>/team-leagues/create",
+        team_views.TeamLeagueCreateApi.as_view(),
+        name="team-league-create",
+    ),
+    path(_T, team_views.TeamLeagueDetailApi.as_view(), name="team-league-detail"),
+    path(
+        f"{_T}/standings",
+        team_views.TeamLeagueStandingsApi.as_view(),
+        name="team-league-standings",
+    ),
+    path(
+        f"{_T}/jornadas/<int:number>/open",
+        team_views.TeamJornadaOpenApi.as_view(),
+        name="team-jornada-open",
+    ),
+    path(f"{_TF}/open", team_views.TeamFixtureOpenApi.as_view(), name="team-fixture-open"),
+    path(
+        f"{_TF}/postpone", team_views.TeamFixturePostponeApi.as_view(), name="team-fixture-postpone"
+    ),
+    path(f"{_TF}/decide", team_views.TeamFixtureDecideApi.as_view(), name="team-fixture-decide"),
+]

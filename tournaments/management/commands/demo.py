@@ -54,6 +54,7 @@ from clubs.circuits.demo import (
 from clubs.leagues import selectors as league_selectors
 from clubs.leagues import services as league_services
 from clubs.leagues.models import League
+from clubs.leagues.teams_demo import team_demo_delete, team_demo_load
 from clubs.models import Club, Pair, Player
 from clubs.ratings_services import ratings_rebuild
 from clubs.services import club_create, pair_create, pair_update, player_create
@@ -251,6 +252,14 @@ class Command(BaseCommand):
         links += [
             ("circuit", url("circuits:circuit", slug="circuito-de-navarra-2026")),
             ("interpeñas", url("circuits:interpena-list")),
+            (
+                "league of peñas",
+                url(
+                    "leagues:public-team-league",
+                    club_slug="pena-txoko",
+                    league_slug="liga-de-penas-de-navarra-2026-27",
+                ),
+            ),
         ]
         links.append(("API docs", url("swagger-ui")))
         lines = [f"Log in at {base_url}{reverse('login')} as {USERNAME} / {PASSWORD}"]
@@ -284,6 +293,7 @@ def demo_delete(club: Club) -> None:
     (unless it is an admin or a member of another peña).
     """
     League.objects.filter(club=club).delete()
+    team_demo_delete()  # the league of peñas (clubs.leagues.teams_demo): it holds interpeñas
     circuit_demo_delete()  # the circuit, the interpeña and the second peña (clubs.circuits.demo)
     tournaments = Tournament.objects.filter(club=club)
     Match.objects.filter(round__phase__tournament__in=tournaments).delete()
@@ -358,6 +368,15 @@ class DemoLoader:
         )
         league = self._league(club, pairs)
         circuits = circuit_demo_load(user=self.user, club=club, pairs=pairs, log=self.log)
+        second = circuits.interpena.away_club
+        team_demo_load(
+            user=self.user,
+            club=club,
+            second=second,
+            pairs=pairs,
+            second_pairs=list(Pair.objects.filter(club=second).order_by("pk")),
+            log=self.log,
+        )
         return Loaded(club, tournament, swiss, knockout, rounds, open_table, league, circuits)
 
     def _league(self, club: Club, pairs: list[Pair]) -> League:
