@@ -188,6 +188,18 @@ def test_home_lists_my_penas_and_their_tournaments_only(client_org, club, tourna
     assert url("organizer-tournament-create", club.slug) in body
 
 
+def test_home_leads_to_the_penas_season(client_org, club):
+    body = client_org.get(url("organizer-home")).content.decode()
+    for season_page in (
+        reverse("leagues:organizer-leagues", args=[club.slug]),
+        reverse("leagues:organizer-team-leagues", args=[club.slug]),
+        reverse("circuits:circuit-new"),
+        reverse("circuits:interpena-new"),
+    ):
+        assert f'href="{season_page}"' in body
+    assert client_org.get(reverse("leagues:organizer-team-leagues", args=[club.slug])).status_code == 200
+
+
 def test_home_without_a_pena_offers_to_create_one(client):
     client.force_login(UserFactory())
     response = client.get(url("organizer-home"))
