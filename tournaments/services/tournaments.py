@@ -556,6 +556,10 @@ def _clean_tiebreaks(order: Any) -> list[str]:
     return [t.value for t in validate_order(order)]  # StandingsError: 400 with its message
 
 
+#: scoring.RuleSet's fields that the entrant kind decides (the form, its seats and chips)
+FORM_OPTIONS = frozenset(("form", "players", "chips"))
+
+
 def _resolve_rules(
     *,
     current: Mapping[str, Any],
@@ -563,7 +567,17 @@ def _resolve_rules(
     preset: RuleSetPreset | None,
     rules: Mapping[str, Any] | None,
 ) -> tuple[dict[str, Any], str]:
-    """The rule values (validated by scoring.RuleSet) and the preset name to record."""
+    """The rule values (validated by scoring.RuleSet) and the preset name to record. The
+    form (pairs, trios, Mus francés) is not an option: who enters says it
+    (selectors.rounds.rule_form)."""
+    given = sorted(FORM_OPTIONS.intersection(rules or {}))
+    if given:
+        raise Invalid(
+            "The rule set's '{option}' follows who enters the tournament (entrant_kind: "
+            "pairs, trios, individuals or frances); it is not a rule option.",
+            code="rules_form_read_only",
+            option=str(given[0]),
+        )
     base = preset.rule_values() if preset is not None else dict(current)
     values = RuleSet.from_dict({**base, **dict(rules or {})}).as_dict()
     if preset is not None:

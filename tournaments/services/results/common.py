@@ -30,7 +30,7 @@ from django.utils import timezone
 from config.errors import Conflict, Invalid, StaleVersion
 from config.queue import enqueue_on_commit
 from scoring.messages import Term
-from tournaments.models import AuditEntry, Match, ResultSubmission, Tournament
+from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -135,17 +135,6 @@ def lost_race() -> Conflict:
     return StaleVersion(
         "The result changed on another device; reload and try again.", code="stale_version"
     )
-
-
-def refuse_trio_hands(match: Match) -> None:
-    """A match of trios is entered as game scores: the engine counts hands of two pairs, and
-    three against three is not one of its forms yet."""
-    if match.round.phase.tournament.entrant_kind == Tournament.EntrantKind.TRIOS:
-        raise Invalid(
-            "A match of trios is entered as the games' final stones; hand by hand three "
-            "against three is not available yet.",
-            code="trio_hands",
-        )
 
 
 # --- Storing -------------------------------------------------------------------------------
