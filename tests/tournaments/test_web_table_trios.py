@@ -82,3 +82,18 @@ def test_lance_points_are_offered_for_trios_only_when_the_engine_reads_them(clie
     offered = _points_mode({"form": "trios", "players": 6, "chips": 20})
     assert ('id="t-points"' in page) is offered
     assert _points_mode({"kings": 8}) is True
+
+
+def test_a_punto_written_for_some_of_the_six_only_is_refused_in_trios_words(client, match):
+    form = {
+        "mano": "A1",
+        "idempotency_key": "h1",
+        "version": "0",
+        "win_grande": "A",
+        "win_chica": "B",
+        **{f"punto_{seat}": "30" for seat in range(4)},
+    }
+    response = client.post(hands_url(match), form)
+    assert response.status_code == 400
+    assert "Escribe el punto de los seis jugadores" in response.content.decode()
+    assert not HandEntry.objects.filter(match=match).exists()

@@ -503,6 +503,11 @@ def _hand_from_post(post: Any, positions: tuple[str, ...] = POSITIONS) -> dict:
     punto = [post.get(f"punto_{s}", "").strip() for s in seats]
     nobody_juego = all(j == "none" for j in juego)
     if nobody_juego and any(punto):
+        if not all(punto) and len(punto) == 6:
+            raise Invalid(
+                "Write the punto of all six players, or of none and mark which trio won the punto.",
+                code="punto_missing_six",
+            )
         if not all(punto):
             raise Invalid(
                 "Write the punto of all four players, or of none and mark which pair won the "
