@@ -44,6 +44,12 @@ def test_the_anotador_of_a_trios_table_has_six_seats_and_a_pad_by_trio(client, m
     assert "Órdago · no quiero" in page
 
 
+def test_the_quick_entry_of_a_trios_table_names_the_trios(client, match):
+    page = client.get(reverse("web:table", kwargs={"token": match.token})).content.decode()
+    assert "¿Qué trío sois?" in page and "Trío B" in page
+    assert "t-seats t-six" in page and "Itziar Tercero" in page
+
+
 def test_a_trios_hand_posted_from_the_pad_is_scored_for_six_seats(client, match):
     form = {
         "mano": "A1",
