@@ -131,3 +131,30 @@ def test_the_form_is_not_a_rule_option_the_organizer_sets(client, organizer):
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == "rules_form_read_only"
     assert "entrant_kind" in response.json()["error"]["message"]
+
+
+def test_a_trios_tournament_with_a_31_real_the_trios_form_does_not_play_is_refused(
+    client, organizer
+):
+    club = MembershipFactory(user=organizer).club
+    client.force_login(organizer)
+    body = {
+        "club": club.slug,
+        "name": "Trios con 31 real de oros",
+        "starts_on": "2026-07-07",
+        "entrant_kind": "trios",
+        "rules": {"real_31": "sota_of_suit", "real_31_suit": "oros"},
+    }
+    response = client.post(url("tournament-create"), body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == "real_31_form"
+    pairs = client.post(url("tournament-create"), {**body, "entrant_kind": "pairs"}, format="json")
+    assert pairs.status_code == 201, pairs.content
+    # nor can a tournament of pairs with that rule become one of trios
+    changed = client.post(
+        url("tournament-update", tournament_id=pairs.json()["id"]),
+        {"entrant_kind": "trios"},
+        format="json",
+    )
+    assert changed.status_code == 400 and changed.json()["error"]["code"] == "real_31_form"
+    assert Tournament.objects.get(pk=pairs.json()["id"]).entrant_kind == "pairs"

@@ -72,18 +72,30 @@ def rule_form(tournament: Tournament) -> Form:
     return FORM_OF_ENTRANT_KIND.get(tournament.entrant_kind, Form.PAIRS)
 
 
-def phase_rules(phase: Phase) -> RuleSet:
-    """The rule set a phase plays by: the tournament's, with the phase's match format where it
-    sets one (a longer final), in the form its entrant kind plays (``rule_form``; a Mus francés
-    table seats the tournament's ``frances_table_size``). Raises scoring.RuleSetError for
-    values the engine refuses."""
-    tournament = phase.tournament
+def _form_values(tournament: Tournament) -> dict:
+    """The tournament's rule columns with the form its entrant kind plays (``rule_form``; a Mus
+    francés table seats the tournament's ``frances_table_size``)."""
     values = tournament.rule_values()
     form = rule_form(tournament)
     if form is not Form.PAIRS:
         values["form"] = form
         if form is Form.FRANCES:
             values["players"] = tournament.frances_table_size
+    return values
+
+
+def tournament_rules(tournament: Tournament) -> RuleSet:
+    """The tournament's rule set in the form its entrant kind plays: what its writes check
+    (a trio cannot play a 31 real the trios form does not know, say). Raises
+    scoring.RuleSetError for values the engine refuses."""
+    return RuleSet.from_dict(_form_values(tournament))
+
+
+def phase_rules(phase: Phase) -> RuleSet:
+    """The rule set a phase plays by: the tournament's, with the phase's match format where it
+    sets one (a longer final), in the form its entrant kind plays (``tournament_rules``).
+    Raises scoring.RuleSetError for values the engine refuses."""
+    values = _form_values(phase.tournament)
     for name in PHASE_RULE_FIELDS:
         value = getattr(phase, name)
         if value is not None:

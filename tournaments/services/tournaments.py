@@ -35,6 +35,7 @@ from config.queue import enqueue_on_commit
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.rounds import tournament_rules
 from tournaments.selectors.tournaments import (
     ACTIVE_ENTRY_STATUSES,
     preset_default_for_club,
@@ -191,7 +192,7 @@ def tournament_create(
             created_by=actor if actor is not None and actor.is_authenticated else None,
             **values,
         )
-        tournament.rules()  # the engine has the last word on the stored columns
+        tournament_rules(tournament)  # the engine has the last word, in the tournament's form
         _save_checking_slug(tournament)
         audit_write(
             tournament=tournament,
@@ -245,6 +246,7 @@ def _entrant_kind_update(tournament: Tournament, changes: Mapping[str, Any]) -> 
             )
         tournament.entrant_kind = kind
     tournament.frances_table_size = size
+    tournament_rules(tournament)  # the rules must be playable in the new form too
 
 
 # --- Update -------------------------------------------------------------------------------
@@ -366,7 +368,7 @@ def _update_rules(
     for field, value in values.items():
         setattr(tournament, field, value)
     tournament.preset_name = new_preset_name
-    tournament.rules()
+    tournament_rules(tournament)
     audit_write(
         tournament=tournament,
         action="tournament_rules_changed",
