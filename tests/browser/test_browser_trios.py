@@ -142,7 +142,8 @@ def test_a_round_of_trios_hand_by_hand_on_the_phones(new_phone, live_server, mat
 
     second = new_phone()
     second.goto(link(live_server, match))
-    second.get_by_role("button", name="Confirmar (pareja B)").tap()
+    expect(second.locator("#t-submitted h2")).to_have_text("El trío A ha enviado este resultado")
+    second.get_by_role("button", name="Confirmar (trío B)").tap()
     second.wait_for_selector("#t-confirmed")
     screenshot(second, "trios-confirmed")
 
