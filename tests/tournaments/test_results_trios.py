@@ -188,3 +188,23 @@ def test_a_trios_result_sent_as_a_list_of_hands_is_checked_by_the_engine():
     )
     m = fresh(match)
     assert m.status == Match.Status.CONFIRMED and m.winner_id == m.entry_a_id
+
+
+def test_lance_points_in_a_trios_hand_are_refused_not_passed_over():
+    match, organizer = trios_match()
+    with_points = {**ORDINARY, "totals": {"mano": 9, "postre": 3}}
+    with pytest.raises(Invalid) as error:
+        add(match, with_points, "p1")
+    assert error.value.code == "points_form" and error.value.params["hand"] == 1
+    assert fresh(match).hands.count() == 0
+    with pytest.raises(Invalid) as error:
+        svc.match_result_submit(
+            match=match,
+            side="organizer",
+            payload={"hands": [with_points]},
+            idempotency_key="o1",
+            version=0,
+            via="account",
+            actor=organizer,
+        )
+    assert error.value.code == "points_form"
