@@ -1,7 +1,9 @@
 /* The anotador's pad (templates/tables/hands.html; loaded before static/js/table.js, which
  * sends the form). The page works without it: the bets are typed then. What it adds:
  * - per lance a pad that shows only what can be said next (an opening envido or órdago, then
- *   the other pair's quiero, no quiero, N más, órdago) and writes it into the lance's text
+ *   the other side's quiero, no quiero, N más, órdago; and wherever an órdago can be said,
+ *   "Órdago · no quiero": the órdago and the other side's refusal in one tap), by side (a
+ *   pair, or a trio at a table of six), and writes it into the lance's text
  *   field, the one the server reads (with the pasos before an opening bet, so that its pair
  *   also follows from the speaking order);
  * - per player a chip for pares and juego;
@@ -110,7 +112,9 @@
     var name = lance.dataset.lance;
     var players = all(".t-player", lance);
     var order = players.length ? players : all(".t-player", doc.getElementById("t-hand"));
-    var teams = order.slice(0, 4).map(function (p) { return p.dataset.team; });
+    // the first lance's chip rows list every seat (four, or six at a table of trios)
+    var seats = all(".t-player", doc.querySelector(".t-lance[data-lance='pares']") || doc).length;
+    var teams = order.slice(0, seats || 4).map(function (p) { return p.dataset.team; });
     if (name === "pares" || (name === "juego" && !lance.classList.contains("is-punto"))) {
       teams = players.filter(function (p) { return chosen(p, name) !== "none"; })
         .map(function (p) { return p.dataset.team; });
@@ -232,7 +236,9 @@
           "más": !closed && !bets.ordago && (answering || unnamed),
           quiero: !closed && (answering || unnamed),
           "no quiero": !closed && (answering || unnamed),
-          "órdago": !closed && !bets.ordago && (open || answering || unnamed)
+          "órdago": !closed && !bets.ordago && (open || answering || unnamed),
+          // the bet and the other side's refusal in one tap, wherever an órdago can be said
+          "órdago no": !closed && !bets.ordago && (open || answering)
         };
         all("button", col).forEach(function (b) { b.hidden = !show[b.dataset.act]; });
         col.classList.toggle("is-waiting", !closed && !open && !answering && !unnamed);
@@ -268,6 +274,9 @@
           var words = act;
           if (act === "envido" && stones !== min) words = "envido " + stones;
           if (act === "más") words = stones + " más";
+          if (act === "órdago no") {
+            words = "órdago, " + (pair === "A" ? "B" : "A") + ": no quiero";
+          }
           var now = seq.value.trim().replace(/,\s*$/, "");
           seq.value = (now ? now + ", " : "") + pair + ": " + words;
           stones = min;

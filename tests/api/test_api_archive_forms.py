@@ -54,9 +54,10 @@ def on_commit(django_capture_on_commit_callbacks):
 
 
 def trios(desk, organizer, on_commit) -> int:
-    """Four trios, a Swiss round played through the table links, under house rules."""
-    rules = {"tio_perete": True, "forgotten_stones_lost": True, "real_31": "sota_of_suit"}
-    tid = create(desk, organizer, "trios", rules={**rules, "real_31_suit": SUIT})
+    """Four trios, a Swiss round played through the table links, under house rules (a 31 real
+    the trios form knows: the sota of a suit is for pairs, so the players alone keep it)."""
+    rules = {"tio_perete": True, "forgotten_stones_lost": True, "real_31": "figure_777"}
+    tid = create(desk, organizer, "trios", rules=rules)
     lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
     assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
     with on_commit():
@@ -73,8 +74,10 @@ def trios(desk, organizer, on_commit) -> int:
 
 
 def individuals(desk, organizer, on_commit) -> int:
-    """Nine players alone (one rests), two rounds of drawn partnerships."""
-    tid = create(desk, organizer, "individuals")
+    """Nine players alone (one rests), two rounds of drawn partnerships, with the 31 real of
+    the sota of a suit (their tables play pairs)."""
+    rules = {"real_31": "sota_of_suit", "real_31_suit": SUIT}
+    tid = create(desk, organizer, "individuals", rules=rules)
     text = "\n".join(f"Jugador {c}" for c in "ABCDEFGHI")
     assert post(desk, f"tournaments/{tid}/individuals/paste", {"text": text}).status_code == 201
     with on_commit():
@@ -229,10 +232,11 @@ def test_what_each_form_keeps(desk, organizer, on_commit):
 
     trio = Tournament.objects.get(entrant_kind="trios")
     assert (trio.tio_perete, trio.forgotten_stones_lost) == (True, True)
-    assert (trio.real_31, trio.real_31_suit) == ("sota_of_suit", SUIT)
+    assert trio.real_31 == "figure_777"
     assert all(e.player_three_id for e in trio.entries.all())
 
     alone = Tournament.objects.get(entrant_kind="individuals")
+    assert (alone.real_31, alone.real_31_suit) == ("sota_of_suit", SUIT)
     assert alone.entries.filter(drawn=False).count() == 0
     assert rested_names() == rested_before and len(rested_before) == 2
 

@@ -403,7 +403,7 @@ def test_every_player_meets_new_table_mates_while_possible():
     assert IndividualEntry.objects.filter(tournament=t).count() == 16
 
 
-def test_a_trios_match_takes_game_scores_not_hands():
+def test_a_trios_match_takes_its_hands_for_six_seats():
     t, organizer = tournament(Tournament.EntrantKind.TRIOS)
     trio_register_pasted(
         tournament=t,
@@ -413,7 +413,7 @@ def test_a_trios_match_takes_game_scores_not_hands():
     rnd = round_draw_generate(phase=swiss(t, organizer), actor=organizer)
     round_publish(round=rnd, actor=organizer)
     match = rnd.matches.get()
-    with pytest.raises(Invalid) as error:
+    with pytest.raises(Invalid) as error:  # the engine's own check, not a refusal of trios
         results.match_result_submit(
             match=match,
             side="a",
@@ -422,10 +422,19 @@ def test_a_trios_match_takes_game_scores_not_hands():
             version=0,
             via="link",
         )
-    assert error.value.code == "trio_hands"
-    with pytest.raises(Invalid) as error:
-        results.match_hand_add(match=match, hand={}, idempotency_key="h2", version=0, via="link")
-    assert error.value.code == "trio_hands"
+    assert error.value.code == "hands_not_finished"
+    hand = {
+        "declarations": {
+            "pares": ["none"] * 6,
+            "juego": ["none"] * 6,
+            "punto": [30] * 6,  # a tie: the nearer to mano
+            "winners": {"grande": "mano", "chica": "mano"},
+        }
+    }
+    answer = results.match_hand_add(
+        match=match, hand=hand, idempotency_key="h2", version=0, via="link"
+    )
+    assert answer.running["state"]["stones"] == {"A": 3, "B": 0}  # grande, chica, punto
 
 
 def test_a_trios_match_rates_its_three_players_on_each_side():

@@ -231,7 +231,9 @@ class HandInput(KeyedInput):
     class Meta:
         ref_name = "ResultsHandInput"
 
-    hand = serializers.JSONField(help_text="one hand in scoring's JSON form")
+    hand = serializers.JSONField(
+        help_text="one hand in scoring's JSON form: four seats, six in a match of trios"
+    )
 
 
 # --- The table's link -------------------------------------------------------------------------

@@ -148,7 +148,8 @@ class PhaseOutSerializer(serializers.Serializer):
 
 def _phase_data(phase: Phase, rounds: list[Round]) -> dict:
     try:
-        rules = selectors.phase_rules(phase).as_dict()
+        compiled = selectors.phase_rules(phase)
+        rules = {"form": compiled.form.value, **compiled.as_dict()}
     except RuleSetError:
         rules = None
     data = {field: getattr(phase, field) for field in PHASE_FIELDS}

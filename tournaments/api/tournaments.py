@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from tournaments.models import Notification, Tournament
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
+from tournaments.selectors.rounds import rule_form
 from tournaments.selectors.tournaments import (
     tournament_detail,
     tournament_get_for_organizer,
@@ -89,6 +90,10 @@ class RulesInputSerializer(serializers.Serializer):
 
 
 class RulesOutputSerializer(serializers.Serializer):
+    form = serializers.SerializerMethodField(
+        help_text="read-only: who plays against whom at a table, from entrant_kind (pairs and "
+        "individuals: pairs; trios: trios; frances: frances)"
+    )
     kings = serializers.IntegerField()
     stones_per_game = serializers.IntegerField()
     games_per_vaca = serializers.IntegerField()
@@ -99,6 +104,9 @@ class RulesOutputSerializer(serializers.Serializer):
     real_31_suit = serializers.CharField()
     tio_perete = serializers.BooleanField()
     forgotten_stones_lost = serializers.BooleanField()
+
+    def get_form(self, tournament: Tournament) -> str:
+        return rule_form(tournament).value
 
 
 class ClubRefSerializer(serializers.Serializer):

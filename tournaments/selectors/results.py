@@ -181,7 +181,9 @@ class RunningScore:
         return {
             "hands": [{"number": h.number, "hand": h.payload} for h in self.hands],
             "state": state_to_json(self.state),
-            "last_hand": outcome_to_json(len(self.outcomes), last) if last else None,
+            "last_hand": (
+                outcome_to_json(len(self.outcomes), last, self.state.rules) if last else None
+            ),
             "penalty_games": len(self.penalty_games),
         }
 

@@ -4,7 +4,8 @@ Responsible for: loading what the rounds area shows — a tournament's phases, a
 a round's matches with their pairs, players and table numbers, a phase's bracket filled in from
 the confirmed results — in a fixed number of queries whatever the number of pairs, and saying
 who may read it (published tournaments are public; drafts, private tournaments and draft rounds
-only for the peña's organizers). `phase_rules` gives a phase's effective rule set.
+only for the peña's organizers). `phase_rules` gives a phase's effective rule set, its form
+(scoring.Form) derived from the tournament's entrant kind (`rule_form`).
 
 Must not: write anything, or decide a pairing (tournaments.draw does, through
 tournaments.draw_manager).
@@ -23,7 +24,7 @@ from django.utils import translation
 from clubs.roles import can_organize
 from config.errors import NotFound
 from config.errors import _translations as errors_catalog
-from scoring import RuleSet
+from scoring import Form, RuleSet
 from scoring.messages import Translations
 from tournaments.draw import REASON_TEXT, Bracket, BracketMatch, Side, Slot, champion, resolve
 from tournaments.draw.reasons import render_reason
@@ -55,10 +56,46 @@ MATCH_RELATED = (
 )
 
 
+#: the engine's form (who plays against whom at a table) for each entrant kind: players alone
+#: are drawn into pairs each round, so their tables play the pairs form
+FORM_OF_ENTRANT_KIND = {
+    Tournament.EntrantKind.PAIRS: Form.PAIRS,
+    Tournament.EntrantKind.INDIVIDUALS: Form.PAIRS,
+    Tournament.EntrantKind.TRIOS: Form.TRIOS,
+    Tournament.EntrantKind.FRANCES: Form.FRANCES,
+}
+
+
+def rule_form(tournament: Tournament) -> Form:
+    """The form a tournament's tables play, from its entrant kind (there is no column for it:
+    the entrant kind says it)."""
+    return FORM_OF_ENTRANT_KIND.get(tournament.entrant_kind, Form.PAIRS)
+
+
+def _form_values(tournament: Tournament) -> dict:
+    """The tournament's rule columns with the form its entrant kind plays (``rule_form``; a Mus
+    francés table seats the tournament's ``frances_table_size``)."""
+    values = tournament.rule_values()
+    form = rule_form(tournament)
+    if form is not Form.PAIRS:
+        values["form"] = form
+        if form is Form.FRANCES:
+            values["players"] = tournament.frances_table_size
+    return values
+
+
+def tournament_rules(tournament: Tournament) -> RuleSet:
+    """The tournament's rule set in the form its entrant kind plays: what its writes check
+    (a trio cannot play a 31 real the trios form does not know, say). Raises
+    scoring.RuleSetError for values the engine refuses."""
+    return RuleSet.from_dict(_form_values(tournament))
+
+
 def phase_rules(phase: Phase) -> RuleSet:
     """The rule set a phase plays by: the tournament's, with the phase's match format where it
-    sets one (a longer final). Raises scoring.RuleSetError for values the engine refuses."""
-    values = phase.tournament.rule_values()
+    sets one (a longer final), in the form its entrant kind plays (``tournament_rules``).
+    Raises scoring.RuleSetError for values the engine refuses."""
+    values = _form_values(phase.tournament)
     for name in PHASE_RULE_FIELDS:
         value = getattr(phase, name)
         if value is not None:

@@ -35,6 +35,7 @@ from config.queue import enqueue_on_commit
 from scoring import RuleSet
 from scoring.standings import Tiebreak, validate_order
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.rounds import tournament_rules
 from tournaments.selectors.tournaments import (
     ACTIVE_ENTRY_STATUSES,
     preset_default_for_club,
@@ -191,7 +192,7 @@ def tournament_create(
             created_by=actor if actor is not None and actor.is_authenticated else None,
             **values,
         )
-        tournament.rules()  # the engine has the last word on the stored columns
+        tournament_rules(tournament)  # the engine has the last word, in the tournament's form
         _save_checking_slug(tournament)
         audit_write(
             tournament=tournament,
@@ -245,6 +246,7 @@ def _entrant_kind_update(tournament: Tournament, changes: Mapping[str, Any]) -> 
             )
         tournament.entrant_kind = kind
     tournament.frances_table_size = size
+    tournament_rules(tournament)  # the rules must be playable in the new form too
 
 
 # --- Update -------------------------------------------------------------------------------
@@ -366,7 +368,7 @@ def _update_rules(
     for field, value in values.items():
         setattr(tournament, field, value)
     tournament.preset_name = new_preset_name
-    tournament.rules()
+    tournament_rules(tournament)
     audit_write(
         tournament=tournament,
         action="tournament_rules_changed",
@@ -556,6 +558,10 @@ def _clean_tiebreaks(order: Any) -> list[str]:
     return [t.value for t in validate_order(order)]  # StandingsError: 400 with its message
 
 
+#: scoring.RuleSet's fields that the entrant kind decides (the form, its seats and chips)
+FORM_OPTIONS = frozenset(("form", "players", "chips"))
+
+
 def _resolve_rules(
     *,
     current: Mapping[str, Any],
@@ -563,7 +569,17 @@ def _resolve_rules(
     preset: RuleSetPreset | None,
     rules: Mapping[str, Any] | None,
 ) -> tuple[dict[str, Any], str]:
-    """The rule values (validated by scoring.RuleSet) and the preset name to record."""
+    """The rule values (validated by scoring.RuleSet) and the preset name to record. The
+    form (pairs, trios, Mus francés) is not an option: who enters says it
+    (selectors.rounds.rule_form)."""
+    given = sorted(FORM_OPTIONS.intersection(rules or {}))
+    if given:
+        raise Invalid(
+            "The rule set's '{option}' follows who enters the tournament (entrant_kind: "
+            "pairs, trios, individuals or frances); it is not a rule option.",
+            code="rules_form_read_only",
+            option=str(given[0]),
+        )
     base = preset.rule_values() if preset is not None else dict(current)
     values = RuleSet.from_dict({**base, **dict(rules or {})}).as_dict()
     if preset is not None:

@@ -47,8 +47,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.errors import DomainError, Invalid, NotFound, error_message
 from scoring import RuleSet, ScoringError, amarracos
-from scoring.jsonio import POSITIONS, outcome_to_json
-from tournaments.models import Match, Round
+from scoring.jsonio import POSITIONS, hand_from_json, outcome_to_json
+from scoring.lances import LancePoints
+from tournaments.models import Entry, Match, Round
 from tournaments.selectors.results import (
     MATCH_RELATIONS,
     match_rules,
@@ -61,6 +62,8 @@ from tournaments.web.names import round_name
 LANCES = ("grande", "chica", "pares", "juego")
 PARES = ("none", "par", "medias", "duples")
 TEAMS = ("A", "B")
+#: the seats of a trios table in speaking order (scoring.jsonio: A1, B1, A2, B2, A3, B3)
+TRIO_POSITIONS = ("A1", "B1", "A2", "B2", "A3", "B3")
 OPEN = (Match.Status.PENDING, Match.Status.IN_PROGRESS)
 #: rows of the quick entry rendered at most (static/js/table.js adds more when they fill)
 MAX_ROWS = 15
@@ -125,6 +128,24 @@ def _closed_page(
 # --- What every page shows --------------------------------------------------------------------
 
 
+def _positions(rules: dict) -> tuple[str, ...]:
+    """The seats around the table in speaking order: four, or six at a table of trios."""
+    return TRIO_POSITIONS if rules.get("form") == "trios" else POSITIONS
+
+
+def _third_players(match: Match, players: dict) -> dict:
+    """A trio's third player sits at A3 / B3 (the table view names the first two of each)."""
+    entries = Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id]).select_related(
+        "player_three"
+    )
+    thirds = {e.pk: e.player_three for e in entries}
+    for letter, entry_id in (("A", match.entry_a_id), ("B", match.entry_b_id)):
+        player = thirds.get(entry_id)
+        name = str(player) if player is not None else ""
+        players[f"{letter}3"] = {"seat": f"{letter}3", "name": name, "substitute_for": None}
+    return players
+
+
 def _side_key(match: Match) -> str:
     return f"table-side-{match.pk}"
 
@@ -153,6 +174,10 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
     submitted_by = versions[-1]["side"] if status == Match.Status.SUBMITTED and versions else ""
     running = view["running"]
     bounds = RuleSet.from_dict(rules)
+    positions = _positions(rules)
+    trios = positions is TRIO_POSITIONS
+    if trios:
+        players = _third_players(match, players)
     return {
         "token": match.token,
         "view": view,
@@ -161,7 +186,14 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "round_name": round_name(match.round),
         # the engine's bound and the score worth a "¿seguro?" (static/js/table.js asks)
         "limits": {"max": bounds.max_game_stones, "usual": bounds.usual_game_stones},
-        "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in POSITIONS},
+        "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in positions},
+        "positions": positions,
+        "trios": trios,
+        # what the page calls each side: a pair, or a trio of three
+        "side_names": {
+            "A": _("Trío A") if trios else _("Pareja A"),
+            "B": _("Trío B") if trios else _("Pareja B"),
+        },
         "open": published and playable and status != Match.Status.CONFIRMED,
         # a pair has a result to confirm or to wait on: the page puts that first
         "acting": published
@@ -187,7 +219,7 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "version": state["version"],
         "key": str(uuid.uuid4()),
         "error": "",
-        "js_texts": _js_texts(),
+        "js_texts": _js_texts(trios=trios),
     }
 
 
@@ -199,8 +231,9 @@ def _totals(summary: dict | None) -> dict | None:
     return {**summary, "won": won}
 
 
-def _js_texts() -> dict[str, str]:
-    """What static/js/table.js says to the person, translated here (no JS catalogue)."""
+def _js_texts(*, trios: bool = False) -> dict[str, str]:
+    """What static/js/table.js says to the person, translated here (no JS catalogue); at a
+    table of trios the sides are trios."""
     return {
         "saved": _(
             "Guardado en este móvil; se enviará solo, aunque recargues o cierres la página."
@@ -218,13 +251,17 @@ def _js_texts() -> dict[str, str]:
         "juego": _("Juego"),
         "punto": _("Punto"),
         "nobody_pares": _("Nadie tiene pares: no se juegan."),
-        "only": _("Solo la pareja {p} tiene: se lo cuenta sin apuestas."),
-        "refused": _("Se lo lleva la pareja {p}: no se quiso."),
+        "only": _("Solo el trío {p} tiene: se lo cuenta sin apuestas.")
+        if trios
+        else _("Solo la pareja {p} tiene: se lo cuenta sin apuestas."),
+        "refused": _("Se lo lleva el trío {p}: no se quiso.")
+        if trios
+        else _("Se lo lleva la pareja {p}: no se quiso."),
         "derived": _("Lo dice lo declarado (puedes cambiarlo)."),
         "ordago_end": _("Órdago querido: la mano acaba aquí. Marca quién lo ganó."),
         "before_ordago": _("No cuenta: el órdago querido después acaba el juego."),
         "wanted": _("Querido: marca quién ganó."),
-        "answer": _("Contesta la otra pareja."),
+        "answer": _("Contesta el otro trío.") if trios else _("Contesta la otra pareja."),
         "limit": _(
             "Juego {game}: {value} piedras es más de lo que puede acabar un juego a {target}. "
             "La pareja ganadora acaba como mucho con {limit}."
@@ -445,25 +482,32 @@ def _juego(raw: str) -> Any:
     return _whole(raw)
 
 
-def _hand_from_post(post: Any) -> dict:
+def _hand_from_post(post: Any, positions: tuple[str, ...] = POSITIONS) -> dict:
     """The hand in scoring's JSON form, relative to its mano, from the anotador's form.
 
     The form lists the players in seat order from this hand's mano (``mano`` is the position
-    the page showed as mano); pairs are A and B on the page and mano/postre in the hand.
+    the page showed as mano; ``positions``: the table's seats, four or six); the sides are A
+    and B on the page and mano/postre in the hand.
     """
     mano = post.get("mano", "")
-    if mano not in POSITIONS:
+    if mano not in positions:
         raise Invalid("The page is missing who is mano: reload the page.", code="mano_missing")
-    mano_team = POSITIONS.index(mano) % 2
+    mano_team = positions.index(mano) % 2
+    seats = range(len(positions))
     pair_word = {TEAMS[mano_team]: "mano", TEAMS[1 - mano_team]: "postre"}
     if post.get("mode") == "lances":
         return _points_from_post(post, pair_word)
-    pares = [post.get(f"pares_{s}", "none") or "none" for s in range(4)]
-    juego = [_juego(post.get(f"juego_{s}", "none") or "none") for s in range(4)]
+    pares = [post.get(f"pares_{s}", "none") or "none" for s in seats]
+    juego = [_juego(post.get(f"juego_{s}", "none") or "none") for s in seats]
     declarations: dict[str, Any] = {"pares": pares, "juego": juego}
-    punto = [post.get(f"punto_{s}", "").strip() for s in range(4)]
+    punto = [post.get(f"punto_{s}", "").strip() for s in seats]
     nobody_juego = all(j == "none" for j in juego)
     if nobody_juego and any(punto):
+        if not all(punto) and len(punto) == 6:
+            raise Invalid(
+                "Write the punto of all six players, or of none and mark which trio won the punto.",
+                code="punto_missing_six",
+            )
         if not all(punto):
             raise Invalid(
                 "Write the punto of all four players, or of none and mark which pair won the "
@@ -551,22 +595,38 @@ def _points_context(post: Any) -> dict[str, Any]:
     }
 
 
+def _points_mode(rules: dict) -> bool:
+    """Whether the engine takes a hand written as lance points under these rules: always for
+    pairs; for another form (trios) only once scoring.lances reads it for that form, so the
+    page asks the engine rather than assuming (today it reads a trios hand's ``totals`` as a
+    betting record without them, and the mode stays hidden)."""
+    if rules.get("form", "pairs") == "pairs":
+        return True
+    try:
+        record = hand_from_json({"totals": {"mano": 3, "postre": 0}}, RuleSet.from_dict(rules))
+    except ScoringError as error:
+        return getattr(error, "code", "") not in ("unknown_field", "not_object")
+    return isinstance(record, LancePoints)
+
+
 def _team_of(position: str, pair: str) -> str:
-    """The team (A/B) of pareja mano/postre in a hand whose mano sat at ``position``."""
-    mano_team = POSITIONS.index(position) % 2
+    """The team (A/B) of pareja mano/postre in a hand whose mano sat at ``position`` (A1 … B3:
+    seats alternate between the sides, so the letter says the side)."""
+    mano_team = TEAMS.index(position[0])
     return TEAMS[mano_team if pair == "mano" else 1 - mano_team]
 
 
 def _hand_rows(match: Match) -> list[dict]:
-    """Each hand recorded: who was mano, the stones each pair counted and the game after it."""
+    """Each hand recorded: who was mano, the stones each side counted and the game after it."""
     running = match_running_score(match=match)
     rows = []
     for number, outcome in enumerate(running.outcomes, start=1):
-        data = outcome_to_json(number, outcome)
+        data = outcome_to_json(number, outcome, running.state.rules)
         got = {"A": 0, "B": 0}
         events = []
         for event in data["counted"]:
-            team = _team_of(data["mano"], event["pair"])
+            # the pairs form names the side "pair", the other forms "side"
+            team = _team_of(data["mano"], event.get("pair") or event["side"])
             got[team] += event["stones"]
             events.append({**event, "team": team})
         piles = {team: amarracos(stones) for team, stones in got.items()}
@@ -595,16 +655,19 @@ def _juego_choices(*, real: bool) -> list[tuple[str, str, str]]:
     ]
 
 
-def _new_game_mano(hands: list[dict], mano: str, seats: dict) -> dict | None:
+def _new_game_mano(
+    hands: list[dict], mano: str, seats: dict, positions: tuple[str, ...] = POSITIONS
+) -> dict | None:
     """When a new game starts, its mano is not the next player after the last hand's mano but
     the next after the previous game's first (scoring.match): what the page says, so that the
     table knows why."""
     if not hands or not hands[-1]["game_ended"]:
         return None
-    expected = POSITIONS[(POSITIONS.index(hands[-1]["mano"]) + 1) % 4]
+    n = len(positions)
+    expected = positions[(positions.index(hands[-1]["mano"]) + 1) % n]
     if expected == mano:
         return None
-    previous = POSITIONS[(POSITIONS.index(mano) - 1) % 4]
+    previous = positions[(positions.index(mano) - 1) % n]
 
     def named(position: str) -> str:
         name = seats[position]["name"]
@@ -624,21 +687,22 @@ def _render_hands(
     context = _context(request, match)
     state = context["running_state"]
     mano = state["next_mano"]
-    start = POSITIONS.index(mano)
-    order = [POSITIONS[(start + seat) % 4] for seat in range(4)]
+    positions = context["positions"]
+    start = positions.index(mano)
+    order = [positions[(start + seat) % len(positions)] for seat in range(len(positions))]
     post = post if post is not None else {}
     hands = _hand_rows(match)
     context.update(
         {
             "hands": hands,
-            "new_game_mano": _new_game_mano(hands, mano, context["seats"]),
+            "new_game_mano": _new_game_mano(hands, mano, context["seats"], positions),
             # the first hand may start from a score written on paper (scoring: start_of)
             "game_start": not hands,
             "start": {"a": post.get("start_a", ""), "b": post.get("start_b", "")},
             "start_max": context["rules"]["stones_per_game"] - 1,
             "mano": mano,
             "mano_team": mano[0],
-            "postre_team": TEAMS[1 - POSITIONS.index(mano) % 2],
+            "postre_team": TEAMS[1 - positions.index(mano) % 2],
             "number": state["hands"] + 1,
             "players": [
                 {
@@ -664,6 +728,7 @@ def _render_hands(
             "pares_choices": _pares_choices(),
             "juego_choices": _juego_choices(real=context["rules"]["real_31"] != "off"),
             "hand_entry": context["open"] and context["status"] in OPEN,
+            "points_mode": _points_mode(context["rules"]),
             "side": post.get("side", "") or context["remembered"],
             **_points_context(post),
         }
@@ -705,8 +770,9 @@ def table_hands(request: HttpRequest, match: Match) -> HttpResponse:
         return _render_hands(request, match)
     post = request.POST
     try:
-        hand = _hand_from_post(post)
-        start = _start_from_post(post, match_rules(match=match).stones_per_game)
+        rules = match_rules(match=match)
+        hand = _hand_from_post(post, _positions(rules.as_dict()))
+        start = _start_from_post(post, rules.stones_per_game)
         if start != (0, 0):  # the hands service reads it from the first hand (start_of)
             hand["start"] = list(start)
         services.match_hand_add(

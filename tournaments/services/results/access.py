@@ -26,7 +26,6 @@ from tournaments.services.results.common import (
     SIDE_A,
     SIDE_B,
     User,
-    refuse_trio_hands,
 )
 
 
@@ -102,10 +101,8 @@ def check_caller(match: Match, *, side: str, via: str, actor: User) -> None:
 
 
 def check_writer(match: Match, *, via: str, actor: User) -> None:
-    """Hands have no side: at the table anybody with the link, otherwise an organizer. A match
-    of trios takes no hands (common.refuse_trio_hands)."""
+    """Hands have no side: at the table anybody with the link, otherwise an organizer."""
     check_via(via)
-    refuse_trio_hands(match)
     if via != LINK:
         require_organizer(actor, match.round.phase.tournament.club)
 

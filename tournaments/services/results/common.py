@@ -29,8 +29,12 @@ from django.utils import timezone
 
 from config.errors import Conflict, Invalid, StaleVersion
 from config.queue import enqueue_on_commit
+from scoring import Form, RuleSet
+from scoring.errors import FORM_TERMS, ScoringError
+from scoring.jsonio import hand_from_json
+from scoring.lances import LancePoints
 from scoring.messages import Term
-from tournaments.models import AuditEntry, Match, ResultSubmission, Tournament
+from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -137,14 +141,27 @@ def lost_race() -> Conflict:
     )
 
 
-def refuse_trio_hands(match: Match) -> None:
-    """A match of trios is entered as game scores: the engine counts hands of two pairs, and
-    three against three is not one of its forms yet."""
-    if match.round.phase.tournament.entrant_kind == Tournament.EntrantKind.TRIOS:
+def check_points_form(rules: RuleSet, payloads: list[Any]) -> None:
+    """A hand written as lance points (``lances``, ``totals``) is read by scoring.lances for
+    the forms it knows; in any other (trios, until the engine reads them) those fields would be
+    passed over without a word, so the hand is refused instead of scored without them."""
+    if rules.form is Form.PAIRS:
+        return
+    for number, raw in enumerate(payloads, start=1):
+        if not (isinstance(raw, dict) and ("lances" in raw or "totals" in raw)):
+            continue
+        hand = {k: v for k, v in raw.items() if k != "start"}
+        try:
+            if isinstance(hand_from_json(hand, rules), LancePoints):
+                continue
+        except ScoringError:
+            continue  # the fold names what is wrong with it, and in which hand
         raise Invalid(
-            "A match of trios is entered as the games' final stones; hand by hand three "
-            "against three is not available yet.",
-            code="trio_hands",
+            "Hand {hand}: a hand of {form} is entered with its bets and the players' cards or "
+            "declarations; lance points ('lances', 'totals') are for pairs.",
+            code="points_form",
+            hand=number,
+            form=FORM_TERMS[rules.form.value],
         )
 
 

@@ -9,7 +9,8 @@ same key answers with the score at that hand. The first hand may carry the score
 starts from (``start``, a table that switches to the phone mid-game); under the house rule
 "a forgotten stone is lost once the deck is cut" a hand cannot be undone once a later hand was
 entered. A hand may be written as the betting or as lance points (scoring.lances): the
-engine checks both alike.
+engine checks both alike. A match of trios takes hands too, six seats of them: the phase's rule
+set plays the trios form (selectors.rounds.rule_form), so the same fold scores them.
 
 Must not: hold a rule of Mus (scoring/ does) or submit the result (submission.py does, with
 ``{"hands": "recorded"}``).
@@ -45,7 +46,9 @@ from tournaments.services.results.common import (
     answer_write,
     check_key,
     check_playable,
+    check_points_form,
     check_version,
+    key_reused,
     lock_match,
     lost_race,
     mark_started,
@@ -72,7 +75,7 @@ def _hand_answer(match: Match, state: dict, number: int, *, replayed: bool) -> H
         state,
         number,
         running.as_json(),
-        outcome_to_json(number, outcome),
+        outcome_to_json(number, outcome, running.state.rules),
         replayed=replayed,
     )
 
@@ -142,11 +145,7 @@ def match_hand_add(
         first = HandEntry.objects.filter(match=locked, idempotency_key=key).first()
         if first is not None:
             if first.payload != hand:
-                raise Conflict(
-                    "This Idempotency-Key was already used for a different entry. Use a new key "
-                    "for each new entry.",
-                    code="idempotency_key_reused",
-                )
+                raise key_reused()
             audit = (
                 AuditEntry.objects.filter(
                     match=locked, action="hand_added", new__idempotency_key=key
@@ -165,6 +164,7 @@ def match_hand_add(
         number = len(hands) + 1
         _check_start(hand, number)
         payloads = [h.payload for h in hands] + [hand]
+        check_points_form(rules, payloads[-1:])
         records = hand_records(rules, payloads)
         penalties = match_penalty_games(match=locked, rules=rules)
         fold_hands(rules, first_mano_position(locked), penalties, records, start_of(payloads))

@@ -6,8 +6,8 @@ from the first, folded with the match's first mano; ``"recorded"`` for the hands
 the table), with the games a late pair lost first; it returns the payload to store and the
 engine's state as JSON.
 
-A match of trios takes only game scores (common.refuse_trio_hands; the hand-by-hand writes ask it
-through access.check_writer too).
+A match of trios is folded like one of pairs, with the six seats of the trios form (the
+phase's rule set says the form).
 
 Must not: hold a rule of Mus (scoring/ does: its errors reach the client as 400 with the
 engine's message) or write anything.
@@ -30,7 +30,7 @@ from tournaments.selectors.results import (
     match_penalty_games,
     match_rules,
 )
-from tournaments.services.results.common import RECORDED, refuse_trio_hands
+from tournaments.services.results.common import RECORDED, check_points_form
 
 
 def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
@@ -51,8 +51,6 @@ def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
             "'hands' (the hands from the first), not both.",
             code="result_format",
         )
-    if "hands" in payload:
-        refuse_trio_hands(match)
     rules = match_rules(match=match)
     penalties = match_penalty_games(match=match, rules=rules)
     if "games" in payload:
@@ -70,6 +68,7 @@ def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
             "recorded at this table.",
             code="hands_format",
         )
+    check_points_form(rules, raw)
     state, _ = fold_hands(rules, first_mano_position(match), penalties, hand_records(rules, raw))
     if not state.finished:
         raise _unfinished(rules, state)
