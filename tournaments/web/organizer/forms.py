@@ -28,6 +28,7 @@ from scoring import RuleSet, ScoringError
 from scoring.rules import REAL_31_SUITS
 from scoring.rules import Form as HandsForm
 from tournaments.models import Phase, Tournament
+from tournaments.selectors.rounds import FORM_OF_ENTRANT_KIND
 
 SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
 
@@ -102,14 +103,6 @@ HOUSE_RULES = (
     "dejes",
     "min_envite",
 )
-
-#: the engine's form of the hands each kind of entrant plays (players alone play pair matches)
-ENTRANT_FORM = {
-    Tournament.EntrantKind.PAIRS: HandsForm.PAIRS,
-    Tournament.EntrantKind.INDIVIDUALS: HandsForm.PAIRS,
-    Tournament.EntrantKind.TRIOS: HandsForm.TRIOS,
-    Tournament.EntrantKind.FRANCES: HandsForm.FRANCES,
-}
 
 #: which field shows an engine's error about the rule set, by its code (else: the whole form)
 RULE_ERROR_FIELD = {
@@ -292,7 +285,7 @@ class TournamentForm(Form):
         preset = self.presets.get(data.get("preset") or "")
         base = preset.rule_values() if preset is not None else self.rules_initial
         kind = data.get("entrant_kind") or self.entrant_kind
-        form = ENTRANT_FORM.get(kind, HandsForm.PAIRS)
+        form = FORM_OF_ENTRANT_KIND.get(kind, HandsForm.PAIRS)
         try:
             RuleSet.from_dict({**base, **rules, "form": form.value})
         except ScoringError as exc:
