@@ -34,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.results_bodies import result_body, table_body
 from tournaments.api.tournaments import idempotency_key, valid_data
 from tournaments.models import Match, Round
 from tournaments.selectors import results as selectors
@@ -160,8 +161,8 @@ class HandOutputSerializer(serializers.Serializer):
 
 
 def _result_response(answer: services.ResultAnswer) -> Response:
-    body = ResultOutputSerializer({"match": answer.state, "submission": answer.submission}).data
-    response = Response(body)
+    # ResultOutputSerializer's body, built by hand (results_bodies.py; the schema names it)
+    response = Response(result_body(answer.state, answer.submission))
     if answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -328,8 +329,9 @@ class TableDetailApi(TableApi):
 
     @extend_schema(operation_id="results_table_detail", responses=OutputSerializer)
     def get(self, request: Request, token: str) -> Response:
-        match = services.match_for_token(token=token)
-        return Response(self.OutputSerializer(selectors.table_view(match=match)).data)
+        # One read of the match with its pairs; OutputSerializer's body built by hand
+        match = services.match_for_token(token=token, relations=selectors.TABLE_RELATIONS)
+        return Response(table_body(selectors.table_view(match=match, fresh=True)))
 
 
 class TableResultSubmitApi(TableApi):

@@ -64,6 +64,8 @@ _PAIR_RELATIONS = (
     "entry_b__pair__player_one",
     "entry_b__pair__player_two",
 )
+#: What the table's read (table_view) needs in one query: the match, where it is, who plays.
+TABLE_RELATIONS = (*MATCH_RELATIONS, *_PAIR_RELATIONS)
 
 
 # --- Rules in force ---------------------------------------------------------------------------
@@ -313,10 +315,14 @@ def _pair_view(match: Match, entry: Entry | None, letter: str, subs: dict) -> di
     return {"entry_id": entry.pk, "name": str(pair), "players": players}
 
 
-def table_view(*, match: Match) -> dict[str, Any]:
+def table_view(*, match: Match, fresh: bool = False) -> dict[str, Any]:
     """What a table's phone shows: where, who sits where, who is mano first, the rules in force,
-    the running score, any late penalty, and the versions entered so far (both in a dispute)."""
-    match = Match.objects.select_related(*MATCH_RELATIONS, *_PAIR_RELATIONS).get(pk=match.pk)
+    the running score, any late penalty, and the versions entered so far (both in a dispute).
+
+    ``fresh``: the caller has just read ``match`` with TABLE_RELATIONS (the link's read does,
+    in one query), so it is used as it is; otherwise it is read again with them."""
+    if not fresh:
+        match = Match.objects.select_related(*TABLE_RELATIONS).get(pk=match.pk)
     subs = {
         (s.entry_id, s.replaced_id): s
         for s in Substitution.objects.filter(match=match).select_related("substitute")

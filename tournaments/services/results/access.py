@@ -30,15 +30,18 @@ from tournaments.services.results.common import (
 )
 
 
-def match_for_token(*, token: str, idempotency_key: str = "") -> Match:
+def match_for_token(
+    *, token: str, idempotency_key: str = "", relations: tuple[str, ...] = MATCH_RELATIONS
+) -> Match:
     """The match behind a table's link; NotFound for an unknown token.
 
     A link is useless once the result is confirmed (Conflict), except to replay a write made
     with it before: a phone that retries its confirmation after the match moved on gets its
-    first answer, not an error.
+    first answer, not an error. ``relations``: what to load with it (the table's read takes
+    the pairs too, in the same query); at least MATCH_RELATIONS.
     """
     try:  # get(), not first(): first() would order by Match's ordering, a join of the rounds
-        match = Match.objects.select_related(*MATCH_RELATIONS).get(token=token or None)
+        match = Match.objects.select_related(*relations).get(token=token or None)
     except Match.DoesNotExist:
         raise table_link_unknown() from None
     if match.status == Match.Status.CONFIRMED and not (
