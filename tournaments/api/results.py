@@ -344,9 +344,9 @@ class TableResultSubmitApi(TableApi):
     def post(self, request: Request, token: str) -> Response:
         data = valid_data(PairResultInput, request)
         key = idempotency_key(request)
-        match = services.match_for_token(token=token, idempotency_key=key)
+        # the match is read once, by its token under the row lock (locked_for_write)
         answer = services.match_result_submit(
-            match=match,
+            token=token,
             side=data["side"],
             payload=_payload(data),
             idempotency_key=key,
@@ -367,9 +367,9 @@ class TableResultConfirmApi(TableApi):
     def post(self, request: Request, token: str) -> Response:
         data = valid_data(PairConfirmInput, request)
         key = idempotency_key(request)
-        match = services.match_for_token(token=token, idempotency_key=key)
+        # the match is read once, by its token under the row lock (locked_for_write)
         answer = services.match_result_confirm(
-            match=match,
+            token=token,
             side=data["side"],
             idempotency_key=key,
             version=data["version"],

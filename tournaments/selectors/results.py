@@ -64,6 +64,9 @@ _PAIR_RELATIONS = (
     "entry_b__pair__player_one",
     "entry_b__pair__player_two",
 )
+#: What a write through the table's link reads with the match: the rules and the round, not
+#: the peña (only an organizer's write checks it).
+LINK_WRITE_RELATIONS = ("round__phase__tournament",)
 #: What the table's read (table_view) needs in one query: the match, where it is, who plays.
 TABLE_RELATIONS = (*MATCH_RELATIONS, *_PAIR_RELATIONS)
 

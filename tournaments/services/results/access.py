@@ -31,17 +31,26 @@ from tournaments.services.results.common import (
 
 
 def match_for_token(
-    *, token: str, idempotency_key: str = "", relations: tuple[str, ...] = MATCH_RELATIONS
+    *,
+    token: str,
+    idempotency_key: str = "",
+    relations: tuple[str, ...] = MATCH_RELATIONS,
+    lock: bool = False,
 ) -> Match:
     """The match behind a table's link; NotFound for an unknown token.
 
     A link is useless once the result is confirmed (Conflict), except to replay a write made
     with it before: a phone that retries its confirmation after the match moved on gets its
     first answer, not an error. ``relations``: what to load with it (the table's read takes
-    the pairs too, in the same query); at least MATCH_RELATIONS.
+    the pairs too, in the same query; a write through the link the round, phase and
+    tournament). ``lock``: inside a write's transaction, read it under its row lock (only the
+    match row), so that this is the write's one read of the match.
     """
+    matches = Match.objects.select_related(*relations)
+    if lock:
+        matches = matches.select_for_update(of=("self",))
     try:  # get(), not first(): first() would order by Match's ordering, a join of the rounds
-        match = Match.objects.select_related(*relations).get(token=token or None)
+        match = matches.get(token=token or None)
     except Match.DoesNotExist:
         raise table_link_unknown() from None
     if match.status == Match.Status.CONFIRMED and not (
