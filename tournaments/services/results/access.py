@@ -16,7 +16,7 @@ from __future__ import annotations
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from tournaments.models import HandEntry, Match, ResultSubmission, Round
-from tournaments.selectors.results import MATCH_RELATIONS
+from tournaments.selectors.results import MATCH_RELATIONS, match_by_token
 from tournaments.services.results.common import (
     ACCOUNT,
     API,
@@ -46,13 +46,9 @@ def match_for_token(
     tournament). ``lock``: inside a write's transaction, read it under its row lock (only the
     match row), so that this is the write's one read of the match.
     """
-    matches = Match.objects.select_related(*relations)
-    if lock:
-        matches = matches.select_for_update(of=("self",))
-    try:  # get(), not first(): first() would order by Match's ordering, a join of the rounds
-        match = matches.get(token=token or None)
-    except Match.DoesNotExist:
-        raise table_link_unknown() from None
+    match = match_by_token(token, relations=relations, lock=lock)  # compiled once
+    if match is None:
+        raise table_link_unknown()
     if match.status == Match.Status.CONFIRMED and not (
         idempotency_key and _written_with_key(match, idempotency_key)
     ):

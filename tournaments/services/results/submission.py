@@ -23,6 +23,7 @@ from django.db import transaction
 
 from config.errors import Conflict
 from tournaments.models import AuditEntry, Match, ResultSubmission
+from tournaments.selectors import results as selectors
 from tournaments.selectors.results import LINK_WRITE_RELATIONS, match_snapshot
 from tournaments.services.results.access import check_caller, check_link_open, match_for_token
 from tournaments.services.results.common import (
@@ -117,7 +118,7 @@ def replayed_answer(
 def match_submissions(match: Match) -> list[ResultSubmission]:
     """Every submission of the match, oldest first: read once under the match's lock, it
     answers both whether a key was used (replayed_answer) and what each pair entered."""
-    return list(match.submissions.order_by("id"))
+    return selectors.match_submissions(match)
 
 
 def pair_submissions(
