@@ -19,8 +19,12 @@ server, a network or other phones, so a change to the result path can be judged 
   on the same cores if the web process's CPU were the only limit (issue 12's goal: ≥ 0.5). The
   machine's other load stretches both sides alike, so this ratio moves much less than wall
   times do;
-- the same with ``--profile``: cProfile's top functions by cumulative time for each kind;
-- with ``--sql``: the SQL of the first request of each kind.
+- the same with ``--profile``: cProfile's top functions by cumulative CPU time for each kind, and
+  the CPU time of each package (Django's ORM, DRF, psycopg, the engine…);
+- with ``--sql``: the SQL of the first request of each kind;
+- with ``--middleware``: what each middleware costs a table read and ``GET /healthz`` (the CPU
+  per request with all of them, minus the CPU without that one, measured in pairs; a tenth of
+  a millisecond either way is noise).
 
 Queries are counted by a wrapper around the database cursor (not by Django's debug cursor,
 which would add its own cost to every query of the timed request). ``CACHE_URL`` (e.g.
@@ -79,6 +83,7 @@ warnings.filterwarnings("ignore", message="No directory at")
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -177,7 +182,7 @@ def measure(tables, profile: bool, show_sql: bool) -> tuple[Figures, Figures]:
     """
     figures: Figures = {kind: [] for kind in KINDS}
     bare: Figures = {kind: [] for kind in KINDS}
-    profiles = {kind: cProfile.Profile() for kind in figures}
+    profiles = {kind: cProfile.Profile(time.process_time) for kind in figures}  # CPU, not wall
     phone, floor = Api(Client()), Api(Client(), prefix="/")
     counter = QueryCounter()
     sql_shown: set[str] = set()
@@ -292,11 +297,47 @@ def report(figures: Figures, bare: Figures) -> None:
     print("queued per round (run by the worker in production):", dict(queued))
 
 
+def middleware_costs(token: str, repeat: int = 200) -> None:
+    """Each middleware's CPU per request: a table read (``GET /api/v1/table/<token>``) and
+    ``GET /healthz`` with the whole MIDDLEWARE list, then without each one in turn."""
+    from django.test import override_settings
+
+    def cpu(path: str) -> float:
+        client = Client()
+        client.get(path)  # warm: the handler is built once per settings
+        started = time.process_time()
+        for _ in range(repeat):
+            client.get(path)
+        return (time.process_time() - started) / repeat * 1000
+
+    paths = (f"/api/v1/table/{token}", "/healthz")
+    with override_settings(MIDDLEWARE=list(settings.MIDDLEWARE)):  # measured alike
+        whole = {p: cpu(p) for p in paths}
+    print(f"\n{'middleware':<48}{'table read ms':>15}{'/healthz ms':>13}")
+    print(f"{'(all of them: CPU per request)':<48}{whole[paths[0]]:>15.3f}{whole[paths[1]]:>13.3f}")
+    for name in settings.MIDDLEWARE:
+        others = [m for m in settings.MIDDLEWARE if m != name]
+        try:
+            # paired: the whole list measured again right before, so that a drift of the
+            # machine's speed over the run does not land on one middleware
+            with override_settings(MIDDLEWARE=list(settings.MIDDLEWARE)):
+                before = {p: cpu(p) for p in paths}
+            with override_settings(MIDDLEWARE=others):
+                saved = {p: before[p] - cpu(p) for p in paths}
+        except Exception:  # another middleware needs it (sessions for authentication)
+            print(f"{name:<48}{'(needed by another)':>28}")
+            continue
+        print(f"{name:<48}{saved[paths[0]]:>15.3f}{saved[paths[1]]:>13.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=64)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     parser.add_argument("--sql", action="store_true", help="print each kind's first SQL")
+    parser.add_argument(
+        "--middleware", action="store_true", help="print each middleware's CPU per request"
+    )
     args = parser.parse_args()
     setup_test_environment()
     config.queue._send = no_tasks  # enqueue_on_commit sends through it on commit
@@ -307,6 +348,8 @@ def main() -> None:
             f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
         )
         tables, _phase = setup_round(args.pairs)
+        if args.middleware:  # before the results: a table's read changes nothing
+            middleware_costs(tables[0][0])
         report(*measure(tables, args.profile, args.sql))
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
