@@ -31,8 +31,10 @@ which would add its own cost to every query of the timed request). ``CACHE_URL``
 ``redis://127.0.0.1:6379/7``) puts the table-link throttle's counter in Redis, as production
 does; without it the counter is in this process's memory.
 
-The follow-up tasks a confirmation queues (standings, ratings, webhooks) are counted, not run:
-in production they run in the worker, not in the phone's request.
+The follow-up tasks a confirmation queues (standings, ratings, webhooks) are not run in the
+phone's request (in production the worker runs them): they are counted, then run afterwards in
+this process, one after the other as one worker would after the round's burst, for the worker's
+CPU per result.
 
 Run it from the repository root, on SQLite (in memory)::
 
@@ -55,6 +57,7 @@ import argparse
 import cProfile
 import io
 import json
+import logging
 import os
 import pstats
 import random
@@ -94,11 +97,43 @@ import config.queue  # noqa: E402
 
 SEED = 20_261_125
 queued: Counter = Counter()
+sent: list[tuple[str, dict]] = []
 
 
 def no_tasks(task_name: str, kwargs: dict) -> None:
-    """Counts what a request would queue instead of running it in the request."""
+    """Counts what a request would queue instead of running it in the request (kept, to run
+    as the worker would afterwards: worker_share)."""
     queued[task_name] += 1
+    sent.append((task_name, dict(kwargs)))
+
+
+def worker_share() -> None:
+    """The worker's CPU per confirmed result: each ``tournaments.result_confirmed`` the round's
+    confirmations queued, run in this process in the order sent (standings, bracket, the
+    round's completion, ratings, webhooks), as one worker would after the burst: the first
+    refreshes the phase's standings, the rest find them fresh already (coalescing)."""
+    from config.celery import app
+
+    counter = QueryCounter()
+    rows = []
+    logging.disable(logging.INFO)  # each task logs what it did: not the figures
+    for name, kwargs in sent:
+        if name != "tournaments.result_confirmed":
+            continue
+        counter.count = 0
+        with connection.execute_wrapper(counter):
+            started = time.process_time()
+            app.tasks[name].apply(kwargs=kwargs)
+            rows.append(((time.process_time() - started) * 1000, counter.count))
+    if not rows:
+        return
+    cpu = [c for c, _ in rows]
+    print(
+        f"worker, per result_confirmed task ({len(rows)}): median {statistics.median(cpu):.2f} ms "
+        f"CPU, {Counter(q for _, q in rows).most_common(1)[0][0]} queries; first "
+        f"{cpu[0]:.1f} ms ({rows[0][1]} queries, the standings refresh); all of them "
+        f"{sum(cpu):.0f} ms, {sum(cpu) / len(rows):.2f} ms per result"
+    )
 
 
 class Api:
@@ -351,6 +386,7 @@ def main() -> None:
         if args.middleware:  # before the results: a table's read changes nothing
             middleware_costs(tables[0][0])
         report(*measure(tables, args.profile, args.sql))
+        worker_share()
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
