@@ -1,26 +1,40 @@
 """The load: result submission and confirmation through the table links against the production
 stack, at 50 and 200 concurrent phones, side by side with a bare Django view that inserts one
-row; prints the figures, asserts nothing.
+row under the same load; prints the figures, asserts nothing.
 
 Run it from the repository root (PostgreSQL on 127.0.0.1:5432 and ``redis-server`` installed;
 it uses a database and a Redis of its own, see benchmarks/stack.py)::
 
-    .venv/bin/python benchmarks/load.py                      # 50 and 200 phones, ~3 minutes
+    .venv/bin/python benchmarks/load.py                      # 50 and 200 phones, ~4 minutes
     .venv/bin/python benchmarks/load.py --phones 200 --rounds 3
 
 The stack is ``scripts/prod`` with its defaults (gunicorn 2 × cores + 1 processes × 4
 threads, a Celery worker of 2 processes, beat) and ``BENCHMARK_VIEWS=true``. For each number of
 phones P it plays ``--rounds`` Swiss rounds of a P-pair tournament (P / 2 tables, two phones
-each). At each round the organizer draws and publishes, then every phone starts at once, as at
-the start of a round (the worst case): pareja A reads its table and submits the games, pareja B
-reloads the table every second until they are there and confirms. Meanwhile ``--readers`` public
-readers (a venue TV, spectators' phones) read the phase's standings in a loop; each read also
-notes when a confirmed result first shows, which gives the time from a confirmation's answer to
-the public standings showing it.
+each). Each round has two phases, one after the other, and each faces the same load:
 
-After each round, the same P clients at once each send a GET (``/healthz``) and a POST to
-``/bench/insert`` (config/benchmark.py: parse JSON, insert one row in a transaction, answer
-JSON): the floor. The figure to quote is the ratio of writes per second, API to bare.
+- **API phase** (what a real round costs): the organizer draws and publishes, then every phone
+  starts at once, as at the start of a round (the worst case): pareja A reads its table
+  (``GET /api/v1/table/<token>``) and submits the games (``POST …/result``); pareja B reads
+  the table, and reads it again every second until A's games are there, then confirms
+  (``POST …/result/confirm``). Every confirmation queues its follow-up tasks (the phase's
+  standings, ratings, webhooks, the round's completion), which the Celery worker runs on the
+  same two cores while the phones play: that is work each result costs, so it stays in this
+  phase. The phase ends when the last phone has its answer; then the script waits until the
+  public standings show every result of the round (the worker's share done), and the
+  organizer closes the round.
+- **Bare phase** (the floor): as many clients, in the same shape: for each table a client "A"
+  sends ``GET /healthz`` then ``POST /bench/insert`` (config/benchmark.py: parse JSON, insert
+  one row in a transaction, answer JSON), and a client "B" sends ``GET /healthz``, again every
+  second until its A has inserted, then ``POST /bench/insert``. The bare view queues nothing:
+  the worker has no task of its own here (the API phase's are done by then).
+
+In both phases ``--readers`` public readers (a venue TV, spectators' phones) read the phase's
+standings in a loop (``GET /api/v1/phases/<id>/standings``), and each read notes when a
+confirmed result first shows, which gives the time from a confirmation's answer to the public
+standings showing it. The figures to quote are the ratios API : bare of writes per second and
+of requests per second (each phase's count over the time from its first request to its last
+answer).
 
 Latencies are measured in the client (a thread per phone, one keep-alive connection each,
 stdlib http.client), so they include the client's own queueing on this same 2-core machine.
@@ -128,7 +142,8 @@ def phone_b(base: str, run: Run, token: str, match_id: int, entries: set) -> Non
 
 
 def reader(base: str, run: Run, phase_id: int, stop: threading.Event, played: dict) -> None:
-    """Reads the public standings in a loop; notes when each confirmed result first shows."""
+    """Reads the public standings in a loop, in both phases (``played["now"]`` is the phase's
+    Run, where the read's time goes); notes when each confirmed result first shows."""
     http = Http(base, timeout=60)
     while not stop.is_set():
         try:
@@ -137,8 +152,10 @@ def reader(base: str, run: Run, phase_id: int, stop: threading.Event, played: di
             continue
         seen = time.monotonic()
         rows = {r["entry_id"]: r["played"] for g in answer.body["groups"] for r in g["rows"]}
+        now = played["now"]
+        with now.lock:
+            now.standings.append(answer.seconds)
         with run.lock:
-            run.standings.append(answer.seconds)
             for match_id, (at, entries) in list(run.confirmed_at.items()):
                 if all(rows.get(e, 0) >= played["round"] for e in entries):
                     run.to_standings.append(seen - at)
@@ -160,7 +177,8 @@ def play_level(
     org.call("POST", f"tournaments/{tid}/status", {"status": "running"})
     phase = org.call("POST", f"tournaments/{tid}/phases/create",
                      {"name": "Suizo", "format": "swiss", "rounds_planned": rounds})  # fmt: skip
-    run, stop, played = Run(), threading.Event(), {"round": 0}
+    run, stop = Run(), threading.Event()
+    played = {"round": 0, "now": run}  # the phase the readers' reads count for
     watchers = [
         threading.Thread(target=reader, args=(stack.base, run, phase["id"], stop, played))
         for _ in range(readers)
@@ -175,7 +193,7 @@ def play_level(
             token = org.call("GET", f"matches/{m['id']}/history")["token"]
             entries = {m["entry_a"]["id"], m["entry_b"]["id"]}
             tables.append((m["id"], token, random_games(rng, phase["rules"]), entries))
-        played["round"] = number
+        played["round"], played["now"] = number, run
         if number == 1:
             for watcher in watchers:
                 watcher.start()
@@ -189,28 +207,56 @@ def play_level(
         while run.confirmed_at and time.monotonic() < deadline:
             time.sleep(0.1)  # the readers see the round's last results before the next round
         org.call("POST", f"rounds/{rnd['id']}/close")
-        # The floor right after, under the same load of the machine: as many writes at once.
-        bare_burst(stack, bare, len(tables) * 2)
+        # The floor right after, in the same shape, with the same readers reading.
+        played["now"] = bare
+        bare_round(stack, bare, len(tables))
     stop.set()
     for watcher in watchers:
         watcher.join()
     return run
 
 
-def bare_burst(stack: Stack, run: Run, clients: int) -> None:
-    """``clients`` clients at once, each a GET and a POST to the bare insert-one-row view."""
+def bare_round(stack: Stack, run: Run, tables: int) -> None:
+    """The bare phase of a round: per table a client A (a GET, then the insert) and a client B
+    (a GET, again every POLL_SECONDS until its A has inserted, then the insert), all at once."""
+    inserted = [threading.Event() for _ in range(tables)]
 
-    def client(n: int) -> None:
+    def insert(http: Http, n: int) -> None:
+        sent = http.request("POST", "/bench/insert", {"client": n, "games": [[40, 12]]})
+        with run.lock:
+            run.requests += 1
+            run.writes += 1
+            run.submit.append(sent.seconds)
+            run.errors += sent.status != 201
+
+    def read(http: Http) -> None:
+        got = http.request("GET", "/healthz")
+        with run.lock:
+            run.requests += 1
+            run.reads.append(got.seconds)
+
+    def client_a(n: int) -> None:
         http = Http(stack.base, timeout=60)
         try:
-            got = http.request("GET", "/healthz")
-            sent = http.request("POST", "/bench/insert", {"client": n, "games": [[40, 12]]})
+            read(http)
+            insert(http, n)
+            inserted[n].set()
+        except Down:
             with run.lock:
-                run.requests += 2
-                run.writes += 1
-                run.reads.append(got.seconds)
-                run.submit.append(sent.seconds)
-                run.errors += sent.status != 201
+                run.errors += 1
+        finally:
+            inserted[n].set()
+            http.close()
+
+    def client_b(n: int) -> None:
+        http = Http(stack.base, timeout=60)
+        try:
+            while True:
+                read(http)
+                if inserted[n].is_set():
+                    break
+                time.sleep(POLL_SECONDS)
+            insert(http, tables + n)
         except Down:
             with run.lock:
                 run.errors += 1
@@ -218,8 +264,10 @@ def bare_burst(stack: Stack, run: Run, clients: int) -> None:
             http.close()
 
     start = time.monotonic()
-    with ThreadPoolExecutor(clients) as pool:
-        list(pool.map(client, range(clients)))
+    with ThreadPoolExecutor(2 * tables) as pool:
+        for n in range(tables):
+            pool.submit(client_a, n)
+            pool.submit(client_b, n)
     run.busy += time.monotonic() - start
 
 
@@ -257,7 +305,10 @@ def main() -> int:
         print(f"  result confirmation     {summary(api.confirm)}")
         print(f"  table read              {summary(api.reads)}")
         print(f"  bare insert-one-row     {summary(bare.submit)}")
-        print(f"  public standings read   {summary(api.standings)}  ({len(api.standings)} reads)")
+        print(f"  bare read (/healthz)    {summary(bare.reads)}")
+        print(f"  public standings read   {summary(api.standings)}  ({len(api.standings)} reads "
+              f"in the API phase; bare phase: {summary(bare.standings)}, "
+              f"{len(bare.standings)} reads)")  # fmt: skip
         print(f"  confirmation → public standings  {summary(api.to_standings)}  "
               f"(max {max(api.to_standings, default=float('nan')) * 1000:.0f} ms, "
               f"{len(api.to_standings)} results)")  # fmt: skip

@@ -1,5 +1,6 @@
 """The cost of one phone's requests, in process: a table read, a submission and a confirmation
-through the table link's API; prints milliseconds and queries per request, asserts nothing.
+through the table link's API, each against the bare insert-one-row view; prints milliseconds,
+queries and the CPU ratio per request, asserts nothing.
 
 What ``benchmarks/load.py`` measures from outside (latency under 200 phones) is this cost
 multiplied by the queue in front of it; this script measures the cost itself, without a
@@ -10,10 +11,30 @@ server, a network or other phones, so a change to the result path can be judged 
   Swiss: median and p95 wall time, the median CPU time of this process (the web process's
   share: Django, DRF, the engine, the driver; what other programs on the machine do to the
   wall time does not change it much), and the number of SQL queries;
-- the same with ``--profile``: cProfile's top functions by cumulative time for each kind.
+- ``POST /bench/insert`` (config/benchmark.py, the floor ``benchmarks/load.py`` measures the
+  API against: parse a small JSON body, insert one row in a transaction, answer JSON), sent
+  right after each API request through the same middleware, so that both face the same
+  machine at the same moment. The last column, ``bare ÷ API``, is the bare view's CPU per
+  request over the API request's: the share of the bare view's requests/s the API could serve
+  on the same cores if the web process's CPU were the only limit (issue 12's goal: ≥ 0.5). The
+  machine's other load stretches both sides alike, so this ratio moves much less than wall
+  times do;
+- the same with ``--profile``: cProfile's top functions by cumulative CPU time for each kind, and
+  the CPU time of each package (Django's ORM, DRF, psycopg, the engine…);
+- with ``--sql``: the SQL of the first request of each kind;
+- with ``--middleware``: what each middleware costs a table read and ``GET /healthz`` (the CPU
+  per request with all of them, minus the CPU without that one, measured in pairs; a tenth of
+  a millisecond either way is noise).
 
-The follow-up tasks a confirmation queues (standings, ratings, webhooks) are counted, not run:
-in production they run in the worker, not in the phone's request.
+Queries are counted by a wrapper around the database cursor (not by Django's debug cursor,
+which would add its own cost to every query of the timed request). ``CACHE_URL`` (e.g.
+``redis://127.0.0.1:6379/7``) puts the table-link throttle's counter in Redis, as production
+does; without it the counter is in this process's memory.
+
+The follow-up tasks a confirmation queues (standings, ratings, webhooks) are not run in the
+phone's request (in production the worker runs them): they are counted, then run afterwards in
+this process, one after the other as one worker would after the round's burst, for the worker's
+CPU per result.
 
 Run it from the repository root, on SQLite (in memory)::
 
@@ -36,6 +57,7 @@ import argparse
 import cProfile
 import io
 import json
+import logging
 import os
 import pstats
 import random
@@ -49,40 +71,84 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["BENCHMARK_VIEWS"] = "true"  # mounts /bench/insert (config/urls.py)
+os.environ.setdefault("DEBUG", "false")  # as production: no debug cursor, no debug pages
+os.environ.setdefault("SECRET_KEY", "results-path-benchmark")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+
+import warnings  # noqa: E402
 
 import django  # noqa: E402  (needs the path and settings above)
 
+# whitenoise's "No directory at staticfiles/" (collectstatic is a deployment's step; no static
+# file is served here)
+warnings.filterwarnings("ignore", message="No directory at")
+
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from soak import random_games  # noqa: E402
 
 import config.queue  # noqa: E402
 
 SEED = 20_261_125
 queued: Counter = Counter()
+sent: list[tuple[str, dict]] = []
 
 
 def no_tasks(task_name: str, kwargs: dict) -> None:
-    """Counts what a request would queue instead of running it in the request."""
+    """Counts what a request would queue instead of running it in the request (kept, to run
+    as the worker would afterwards: worker_share)."""
     queued[task_name] += 1
+    sent.append((task_name, dict(kwargs)))
+
+
+def worker_share() -> None:
+    """The worker's CPU per confirmed result: each ``tournaments.result_confirmed`` the round's
+    confirmations queued, run in this process in the order sent (standings, bracket, the
+    round's completion, ratings, webhooks), as one worker would after the burst: the first
+    refreshes the phase's standings, the rest find them fresh already (coalescing)."""
+    from config.celery import app
+
+    counter = QueryCounter()
+    rows = []
+    logging.disable(logging.INFO)  # each task logs what it did: not the figures
+    for name, kwargs in sent:
+        if name != "tournaments.result_confirmed":
+            continue
+        counter.count = 0
+        with connection.execute_wrapper(counter):
+            started = time.process_time()
+            app.tasks[name].apply(kwargs=kwargs)
+            rows.append(((time.process_time() - started) * 1000, counter.count))
+    if not rows:
+        return
+    cpu = [c for c, _ in rows]
+    print(
+        f"worker, per result_confirmed task ({len(rows)}): median {statistics.median(cpu):.2f} ms "
+        f"CPU, {Counter(q for _, q in rows).most_common(1)[0][0]} queries; first "
+        f"{cpu[0]:.1f} ms ({rows[0][1]} queries, the standings refresh); all of them "
+        f"{sum(cpu):.0f} ms, {sum(cpu) / len(rows):.2f} ms per result"
+    )
 
 
 class Api:
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, prefix: str = "/api/v1/") -> None:
         self.client = client
+        self.prefix = prefix
 
     def call(self, method: str, path: str, body=None, headers=None) -> tuple[int, object]:
         extra = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in (headers or {}).items()}
         send = getattr(self.client, method.lower())
         if body is None:
-            answer = send("/api/v1/" + path, **extra)
+            answer = send(self.prefix + path, **extra)
         else:
             answer = send(
-                "/api/v1/" + path, data=json.dumps(body), content_type="application/json", **extra
+                self.prefix + path, data=json.dumps(body), content_type="application/json", **extra
             )
         return answer.status_code, answer.json() if answer.content else None
 
@@ -125,23 +191,66 @@ def setup_round(pairs: int) -> tuple[list[tuple[str, list]], dict]:
     return tables, phase
 
 
-def measure(tables, profile: bool) -> dict[str, list[tuple[float, float, int]]]:
-    figures: dict[str, list[tuple[float, float, int]]] = {"read": [], "submit": [], "confirm": []}
-    profiles = {kind: cProfile.Profile() for kind in figures}
-    phone = Api(Client())
+class QueryCounter:
+    """Counts the queries of a request, keeping their SQL when asked (connection.execute_wrapper:
+    the timed request pays one function call per query, not the debug cursor's bookkeeping)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.sql: list[str] | None = None
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        if self.sql is not None:
+            self.sql.append(sql)
+        return execute(sql, params, many, context)
+
+
+KINDS = ("read", "submit", "confirm")
+Figures = dict[str, list[tuple[float, float, int]]]
+
+
+def measure(tables, profile: bool, show_sql: bool) -> tuple[Figures, Figures]:
+    """Every table's read, submission, read and confirmation, each followed by one bare insert.
+
+    Returns the API's figures and the bare view's, per kind: (wall ms, CPU ms, queries).
+    """
+    figures: Figures = {kind: [] for kind in KINDS}
+    bare: Figures = {kind: [] for kind in KINDS}
+    profiles = {kind: cProfile.Profile(time.process_time) for kind in figures}  # CPU, not wall
+    phone, floor = Api(Client()), Api(Client(), prefix="/")
+    counter = QueryCounter()
+    sql_shown: set[str] = set()
+
+    def timed(api: Api, method, path, body, headers, prof=None):
+        counter.count = 0
+        counter.sql = [] if show_sql else None
+        with connection.execute_wrapper(counter):
+            if prof is not None:
+                prof.enable()
+            started, cpu = time.perf_counter(), time.process_time()
+            status, answer = api.call(method, path, body, headers)
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+            if prof is not None:
+                prof.disable()
+        return status, answer, (seconds * 1000, cpu * 1000, counter.count)
 
     def one(kind: str, method: str, path: str, body=None, headers=None) -> object:
-        with CaptureQueriesContext(connection) as queries:
-            if profile:
-                profiles[kind].enable()
-            started, cpu = time.perf_counter(), time.process_time()
-            status, answer = phone.call(method, path, body, headers)
-            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-            if profile:
-                profiles[kind].disable()
+        status, answer, row = timed(phone, method, path, body, headers,
+                                    profiles[kind] if profile else None)  # fmt: skip
         if status != 200:
             raise RuntimeError(f"{method} {path}: {status} {answer}")
-        figures[kind].append((seconds * 1000, cpu * 1000, len(queries)))
+        figures[kind].append(row)
+        if show_sql and kind not in sql_shown:
+            sql_shown.add(kind)
+            print(f"\n--- SQL: {kind} ({len(counter.sql)} queries) ---")
+            for number, sql in enumerate(counter.sql, start=1):
+                print(f"{number:>3}. {sql}")
+        status, _, row = timed(floor, "POST", "bench/insert",
+                               {"client": len(bare[kind]), "games": [[40, 12]]}, None)  # fmt: skip
+        if status != 201:
+            raise RuntimeError(f"POST bench/insert: {status}")
+        bare[kind].append(row)
         return answer
 
     for token, games in tables:
@@ -163,30 +272,107 @@ def measure(tables, profile: bool) -> dict[str, list[tuple[float, float, int]]]:
             )
             print(f"\n--- profile: {kind} ---")
             print(out.getvalue())
-    return figures
+            print(f"--- profile: {kind}, own time by package ---")
+            print(by_package(prof))
+    return figures, bare
 
 
-def report(figures: dict[str, list[tuple[float, float, int]]]) -> None:
+PACKAGES = (
+    ("django/db", "django ORM and driver glue"),
+    ("rest_framework", "DRF"),
+    ("django/", "django (the rest)"),
+    ("psycopg", "psycopg"),
+    ("sqlite3", "sqlite3"),
+    ("/scoring/", "scoring (engine)"),
+    ("/tournaments/", "tournaments"),
+    ("/config/", "config"),
+    ("/clubs/", "clubs"),
+    ("json", "json"),
+)
+
+
+def by_package(prof: cProfile.Profile) -> str:
+    """cProfile's own time (tottime) summed per package: where a request's CPU goes."""
+    totals: Counter = Counter()
+    for (filename, _line, _name), (_cc, _nc, tottime, _ct, _callers) in (
+        pstats.Stats(prof).stats.items()  # type: ignore[attr-defined]
+    ):
+        label = next((lab for key, lab in PACKAGES if key in filename), "other")
+        totals[label] += tottime
+    whole = sum(totals.values()) or 1
+    return "\n".join(
+        f"  {label:<28}{seconds * 1000:>8.0f} ms {100 * seconds / whole:>4.0f} %"
+        for label, seconds in totals.most_common()
+    )
+
+
+def report(figures: Figures, bare: Figures) -> None:
     print(
-        f"{'request':<10}{'n':>5}{'median ms':>11}{'p95 ms':>9}{'CPU ms (this process)':>23}"
-        f"{'queries':>9}"
+        f"{'request':<16}{'n':>5}{'median ms':>11}{'p95 ms':>9}{'CPU ms':>9}{'queries':>9}"
+        f"{'bare CPU ms':>13}{'bare ÷ API':>12}"
     )
     for kind, rows in figures.items():
         times = sorted(t for t, _, _ in rows)
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
         cpu = statistics.median(c for _, c, _ in rows)
         queries = Counter(q for _, _, q in rows).most_common(1)[0][0]
+        bare_cpu = statistics.median(c for _, c, _ in bare[kind])
         print(
-            f"{kind:<10}{len(rows):>5}{statistics.median(times):>11.1f}{p95:>9.1f}{cpu:>23.1f}"
-            f"{queries:>9}"
+            f"{kind:<16}{len(rows):>5}{statistics.median(times):>11.1f}{p95:>9.1f}{cpu:>9.2f}"
+            f"{queries:>9}{bare_cpu:>13.2f}{bare_cpu / cpu:>12.2f}"
         )
+    every = [row for kind in KINDS for row in bare[kind]]
+    print(
+        f"{'bare insert':<16}{len(every):>5}{statistics.median(t for t, _, _ in every):>11.1f}"
+        f"{'':>9}{statistics.median(c for _, c, _ in every):>9.2f}"
+        f"{Counter(q for _, _, q in every).most_common(1)[0][0]:>9}"
+    )
+    print("CPU: median of this process's CPU time per request (the web process's share);")
+    print("bare ÷ API: the bare insert's CPU (sent right after each request) over the API's.")
     print("queued per round (run by the worker in production):", dict(queued))
+
+
+def middleware_costs(token: str, repeat: int = 200) -> None:
+    """Each middleware's CPU per request: a table read (``GET /api/v1/table/<token>``) and
+    ``GET /healthz`` with the whole MIDDLEWARE list, then without each one in turn."""
+    from django.test import override_settings
+
+    def cpu(path: str) -> float:
+        client = Client()
+        client.get(path)  # warm: the handler is built once per settings
+        started = time.process_time()
+        for _ in range(repeat):
+            client.get(path)
+        return (time.process_time() - started) / repeat * 1000
+
+    paths = (f"/api/v1/table/{token}", "/healthz")
+    with override_settings(MIDDLEWARE=list(settings.MIDDLEWARE)):  # measured alike
+        whole = {p: cpu(p) for p in paths}
+    print(f"\n{'middleware':<48}{'table read ms':>15}{'/healthz ms':>13}")
+    print(f"{'(all of them: CPU per request)':<48}{whole[paths[0]]:>15.3f}{whole[paths[1]]:>13.3f}")
+    for name in settings.MIDDLEWARE:
+        others = [m for m in settings.MIDDLEWARE if m != name]
+        try:
+            # paired: the whole list measured again right before, so that a drift of the
+            # machine's speed over the run does not land on one middleware
+            with override_settings(MIDDLEWARE=list(settings.MIDDLEWARE)):
+                before = {p: cpu(p) for p in paths}
+            with override_settings(MIDDLEWARE=others):
+                saved = {p: before[p] - cpu(p) for p in paths}
+        except Exception:  # another middleware needs it (sessions for authentication)
+            print(f"{name:<48}{'(needed by another)':>28}")
+            continue
+        print(f"{name:<48}{saved[paths[0]]:>15.3f}{saved[paths[1]]:>13.3f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=64)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument("--sql", action="store_true", help="print each kind's first SQL")
+    parser.add_argument(
+        "--middleware", action="store_true", help="print each middleware's CPU per request"
+    )
     args = parser.parse_args()
     setup_test_environment()
     config.queue._send = no_tasks  # enqueue_on_commit sends through it on commit
@@ -197,7 +383,10 @@ def main() -> None:
             f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
         )
         tables, _phase = setup_round(args.pairs)
-        report(measure(tables, args.profile))
+        if args.middleware:  # before the results: a table's read changes nothing
+            middleware_costs(tables[0][0])
+        report(*measure(tables, args.profile, args.sql))
+        worker_share()
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -246,7 +246,9 @@ TABLE_LINK_WINDOW = int(os.environ.get("TABLE_LINK_WINDOW", "600"))
 # (CACHE_URL, e.g. redis://127.0.0.1:6379/1), this process's memory otherwise.
 CACHE_URL = os.environ.get("CACHE_URL", "").strip()
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    # Django's Redis backend, keeping its client (config.cache: the throttle reads on every
+    # table request)
+    "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

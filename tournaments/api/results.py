@@ -34,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.results_bodies import result_body, table_body
 from tournaments.api.tournaments import idempotency_key, valid_data
 from tournaments.models import Match, Round
 from tournaments.selectors import results as selectors
@@ -160,8 +161,8 @@ class HandOutputSerializer(serializers.Serializer):
 
 
 def _result_response(answer: services.ResultAnswer) -> Response:
-    body = ResultOutputSerializer({"match": answer.state, "submission": answer.submission}).data
-    response = Response(body)
+    # ResultOutputSerializer's body, built by hand (results_bodies.py; the schema names it)
+    response = Response(result_body(answer.state, answer.submission))
     if answer.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -330,8 +331,9 @@ class TableDetailApi(TableApi):
 
     @extend_schema(operation_id="results_table_detail", responses=OutputSerializer)
     def get(self, request: Request, token: str) -> Response:
-        match = services.match_for_token(token=token)
-        return Response(self.OutputSerializer(selectors.table_view(match=match)).data)
+        # One read of the match with its pairs; OutputSerializer's body built by hand
+        match = services.match_for_token(token=token, relations=selectors.TABLE_RELATIONS)
+        return Response(table_body(selectors.table_view(match=match, fresh=True)))
 
 
 class TableResultSubmitApi(TableApi):
@@ -344,9 +346,9 @@ class TableResultSubmitApi(TableApi):
     def post(self, request: Request, token: str) -> Response:
         data = valid_data(PairResultInput, request)
         key = idempotency_key(request)
-        match = services.match_for_token(token=token, idempotency_key=key)
+        # the match is read once, by its token under the row lock (locked_for_write)
         answer = services.match_result_submit(
-            match=match,
+            token=token,
             side=data["side"],
             payload=_payload(data),
             idempotency_key=key,
@@ -367,9 +369,9 @@ class TableResultConfirmApi(TableApi):
     def post(self, request: Request, token: str) -> Response:
         data = valid_data(PairConfirmInput, request)
         key = idempotency_key(request)
-        match = services.match_for_token(token=token, idempotency_key=key)
+        # the match is read once, by its token under the row lock (locked_for_write)
         answer = services.match_result_confirm(
-            match=match,
+            token=token,
             side=data["side"],
             idempotency_key=key,
             version=data["version"],

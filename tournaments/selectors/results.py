@@ -51,6 +51,7 @@ from tournaments.models import (
     Round,
     Substitution,
 )
+from tournaments.selectors.prepared import Prepared
 from tournaments.selectors.rounds import phase_rules, round_not_found
 from tournaments.selectors.tournaments import tournament_is_published
 
@@ -64,6 +65,75 @@ _PAIR_RELATIONS = (
     "entry_b__pair__player_one",
     "entry_b__pair__player_two",
 )
+#: What a write through the table's link reads with the match: the rules and the round, not
+#: the peña (only an organizer's write checks it).
+LINK_WRITE_RELATIONS = ("round__phase__tournament",)
+#: What the table's read (table_view) needs in one query: the match, where it is, who plays.
+TABLE_RELATIONS = (*MATCH_RELATIONS, *_PAIR_RELATIONS)
+
+
+# --- The rows of one match, on the table link's hot path ---------------------------------------
+#
+# A table's read and a result's write run these for every phone: compiled once (prepared.py),
+# each then costs its execution only. The markers are values no real token or id takes.
+
+_TOKEN = "\x00prepared-token"
+_ID = -7_000_000_001
+_BY_TOKEN: dict[tuple[tuple[str, ...], bool], Prepared] = {}
+
+
+def _token_read(relations: tuple[str, ...], lock: bool) -> Prepared:
+    def build(token: str):
+        matches = Match.objects.select_related(*relations)
+        if lock:  # only the match row: of=self
+            matches = matches.select_for_update(of=("self",))
+        return matches.filter(token=token)
+
+    return _BY_TOKEN.setdefault((relations, lock), Prepared(build, _TOKEN))
+
+
+def match_by_token(token: str, *, relations: tuple[str, ...], lock: bool = False) -> Match | None:
+    """The match whose table link holds ``token``, with ``relations`` (select_related); under
+    its row lock when ``lock`` (inside a transaction). None when no match has it."""
+    if not token:
+        return None
+    found = _token_read(tuple(relations), lock).run(token)
+    return found[0] if found else None
+
+
+_SUBSTITUTIONS = Prepared(
+    lambda match_id: Substitution.objects.filter(match_id=match_id).select_related("substitute"),
+    _ID,
+)
+_LATE_PENALTIES = Prepared(
+    lambda match_id: LatePenalty.objects.filter(match_id=match_id).order_by("created_at", "id"),
+    _ID,
+)
+_SUBMISSIONS = Prepared(
+    lambda match_id: ResultSubmission.objects.filter(match_id=match_id).order_by("id"), _ID
+)
+_HANDS = Prepared(
+    lambda match_id: HandEntry.objects.filter(match_id=match_id).order_by("number"), _ID
+)
+
+
+def match_substitutions(match: Match) -> list[Substitution]:
+    return _SUBSTITUTIONS.run(match.pk, related={"match": match})
+
+
+def match_late_penalties(match: Match) -> list[LatePenalty]:
+    """In the order they were recorded (the order their games are lost in)."""
+    return _LATE_PENALTIES.run(match.pk, related={"match": match})
+
+
+def match_submissions(match: Match) -> list[ResultSubmission]:
+    """Every version entered, confirmations included, oldest first."""
+    return _SUBMISSIONS.run(match.pk, related={"match": match})
+
+
+def match_hands(match: Match) -> list[HandEntry]:
+    """The hands recorded at the table, by number."""
+    return _HANDS.run(match.pk, related={"match": match})
 
 
 # --- Rules in force ---------------------------------------------------------------------------
@@ -88,7 +158,7 @@ def match_penalty_games(
     late simply loses the match.
     """
     if penalties is None:
-        penalties = list(match.late_penalties.order_by("created_at", "id"))
+        penalties = match_late_penalties(match)
     games: list[GameEntry] = []
     state = MatchState.start(rules)
     for penalty in penalties:
@@ -194,7 +264,7 @@ def match_running_score(
     """Fold the match's recorded hands (up to hand number ``upto``) with its penalty games
     (``penalties``: the match's late penalties when the caller has read them already)."""
     rules = match_rules(match=match)
-    hands = list(match.hands.order_by("number"))
+    hands = match_hands(match)
     if upto is not None:
         hands = [h for h in hands if h.number <= upto]
     penalties = match_penalty_games(match=match, rules=rules, penalties=penalties)
@@ -315,24 +385,23 @@ def _pair_view(match: Match, entry: Entry | None, letter: str, subs: dict) -> di
     return {"entry_id": entry.pk, "name": str(pair), "players": players}
 
 
-def table_view(*, match: Match) -> dict[str, Any]:
+def table_view(*, match: Match, fresh: bool = False) -> dict[str, Any]:
     """What a table's phone shows: where, who sits where, who is mano first, the rules in force,
-    the running score, any late penalty, and the versions entered so far (both in a dispute)."""
-    match = Match.objects.select_related(*MATCH_RELATIONS, *_PAIR_RELATIONS).get(pk=match.pk)
-    subs = {
-        (s.entry_id, s.replaced_id): s
-        for s in Substitution.objects.filter(match=match).select_related("substitute")
-    }
+    the running score, any late penalty, and the versions entered so far (both in a dispute).
+
+    ``fresh``: the caller has just read ``match`` with TABLE_RELATIONS (the link's read does,
+    in one query), so it is used as it is; otherwise it is read again with them."""
+    if not fresh:
+        match = Match.objects.select_related(*TABLE_RELATIONS).get(pk=match.pk)
+    subs = {(s.entry_id, s.replaced_id): s for s in match_substitutions(match)}
     pairs = {
         "a": _pair_view(match, match.entry_a, "A", subs),
         "b": _pair_view(match, match.entry_b, "B", subs),
     }
     seats = {p["seat"]: p["name"] for pair in pairs.values() for p in pair["players"]}
     rules = match_rules(match=match)
-    penalties = list(match.late_penalties.order_by("created_at", "id"))
-    submissions = [
-        s for s in match.submissions.order_by("id") if "confirms" not in (s.payload or {})
-    ]
+    penalties = match_late_penalties(match)
+    submissions = [s for s in match_submissions(match) if "confirms" not in (s.payload or {})]
     running = match_running_score(match=match, penalties=penalties)
     phase = match.round.phase
     return {

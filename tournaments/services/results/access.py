@@ -16,7 +16,7 @@ from __future__ import annotations
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from tournaments.models import HandEntry, Match, ResultSubmission, Round
-from tournaments.selectors.results import MATCH_RELATIONS
+from tournaments.selectors.results import MATCH_RELATIONS, match_by_token
 from tournaments.services.results.common import (
     ACCOUNT,
     API,
@@ -29,17 +29,25 @@ from tournaments.services.results.common import (
 )
 
 
-def match_for_token(*, token: str, idempotency_key: str = "") -> Match:
+def match_for_token(
+    *,
+    token: str,
+    idempotency_key: str = "",
+    relations: tuple[str, ...] = MATCH_RELATIONS,
+    lock: bool = False,
+) -> Match:
     """The match behind a table's link; NotFound for an unknown token.
 
     A link is useless once the result is confirmed (Conflict), except to replay a write made
     with it before: a phone that retries its confirmation after the match moved on gets its
-    first answer, not an error.
+    first answer, not an error. ``relations``: what to load with it (the table's read takes
+    the pairs too, in the same query; a write through the link the round, phase and
+    tournament). ``lock``: inside a write's transaction, read it under its row lock (only the
+    match row), so that this is the write's one read of the match.
     """
-    try:  # get(), not first(): first() would order by Match's ordering, a join of the rounds
-        match = Match.objects.select_related(*MATCH_RELATIONS).get(token=token or None)
-    except Match.DoesNotExist:
-        raise table_link_unknown() from None
+    match = match_by_token(token, relations=relations, lock=lock)  # compiled once
+    if match is None:
+        raise table_link_unknown()
     if match.status == Match.Status.CONFIRMED and not (
         idempotency_key and _written_with_key(match, idempotency_key)
     ):

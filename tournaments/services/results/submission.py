@@ -23,8 +23,9 @@ from django.db import transaction
 
 from config.errors import Conflict
 from tournaments.models import AuditEntry, Match, ResultSubmission
-from tournaments.selectors.results import match_snapshot
-from tournaments.services.results.access import check_caller, check_link_open
+from tournaments.selectors import results as selectors
+from tournaments.selectors.results import LINK_WRITE_RELATIONS, match_snapshot
+from tournaments.services.results.access import check_caller, check_link_open, match_for_token
 from tournaments.services.results.common import (
     CONFIRMS,
     ORGANIZER,
@@ -79,13 +80,24 @@ def store_submission(
 
 
 def replayed_answer(
-    match: Match, key: str, *, side: str, payload: Any, confirms: bool = False
+    match: Match,
+    key: str,
+    *,
+    side: str,
+    payload: Any,
+    confirms: bool = False,
+    submissions: list[ResultSubmission] | None = None,
 ) -> ResultAnswer | None:
     """The first answer to a write made with this key, or None if the key is new.
 
     The same key with a different entry is a client's mistake, not a retry: Conflict.
+    ``submissions``: every submission of the match, read under its lock (``match_submissions``);
+    without them the key is looked up.
     """
-    first = ResultSubmission.objects.filter(match=match, idempotency_key=key).first()
+    if submissions is None:
+        first = ResultSubmission.objects.filter(match=match, idempotency_key=key).first()
+    else:
+        first = next((s for s in submissions if s.idempotency_key == key), None)
     if first is None:
         return None
     if confirms:
@@ -103,17 +115,26 @@ def replayed_answer(
     return ResultAnswer(match, state, first, replayed=True)
 
 
-def pair_submissions(match: Match) -> list[ResultSubmission]:
-    """The versions the pairs entered (not confirmations, not the organizer's), oldest first."""
-    return [
-        s
-        for s in match.submissions.order_by("id")
-        if s.side in PAIR_SIDES and CONFIRMS not in s.payload
-    ]
+def match_submissions(match: Match) -> list[ResultSubmission]:
+    """Every submission of the match, oldest first: read once under the match's lock, it
+    answers both whether a key was used (replayed_answer) and what each pair entered."""
+    return selectors.match_submissions(match)
 
 
-def latest_by_side(match: Match) -> dict[str, ResultSubmission]:
-    return {s.side: s for s in pair_submissions(match)}
+def pair_submissions(
+    match: Match, submissions: list[ResultSubmission] | None = None
+) -> list[ResultSubmission]:
+    """The versions the pairs entered (not confirmations, not the organizer's), oldest first
+    (``submissions``: match_submissions already read)."""
+    if submissions is None:
+        submissions = match_submissions(match)
+    return [s for s in submissions if s.side in PAIR_SIDES and CONFIRMS not in s.payload]
+
+
+def latest_by_side(
+    match: Match, submissions: list[ResultSubmission] | None = None
+) -> dict[str, ResultSubmission]:
+    return {s.side: s for s in pair_submissions(match, submissions)}
 
 
 def _games_key(summary: dict) -> list[tuple]:
@@ -124,9 +145,32 @@ def _games_key(summary: dict) -> list[tuple]:
 # --- Submit and confirm --------------------------------------------------------------------
 
 
+def locked_for_write(
+    match: Match | None, token: str, idempotency_key: str, *, side: str, via: str, actor: User
+) -> tuple[Match, str]:
+    """Inside the write's transaction: the match under its row lock, and the checked key.
+
+    Through the table's link the door passes the link's ``token`` instead of a match: the
+    match is read once, by its token and under its lock, with what a write needs (the link's
+    own errors first: unknown 404, closed 409, as match_for_token answers them before any
+    other check). Otherwise ``match``, loaded by the caller, is read again under the lock.
+    """
+    if match is None:
+        locked = match_for_token(
+            token=token, idempotency_key=idempotency_key, relations=LINK_WRITE_RELATIONS, lock=True
+        )
+        key = check_key(idempotency_key)
+        check_caller(locked, side=side, via=via, actor=actor)
+        return locked, key
+    key = check_key(idempotency_key)
+    check_caller(match, side=side, via=via, actor=actor)
+    return lock_match(match), key
+
+
 def match_result_submit(
     *,
-    match: Match,
+    match: Match | None = None,
+    token: str = "",
     side: str,
     payload: dict,
     idempotency_key: str,
@@ -141,13 +185,15 @@ def match_result_submit(
     it when equal (same winner and stones in every game) and puts it in ``disputed`` when not;
     a pair may enter its version again before that (its latest counts). The organizer's entry
     (side ``organizer``, through an account or the API) is the official result: it confirms at
-    once, resolving a dispute if there is one.
+    once, resolving a dispute if there is one. Through the link: ``token`` instead of
+    ``match`` (locked_for_write).
     """
-    key = check_key(idempotency_key)
-    check_caller(match, side=side, via=via, actor=actor)
     with transaction.atomic():
-        locked = lock_match(match)
-        replay = replayed_answer(locked, key, side=side, payload=payload)
+        locked, key = locked_for_write(
+            match, token, idempotency_key, side=side, via=via, actor=actor
+        )
+        submissions = match_submissions(locked)
+        replay = replayed_answer(locked, key, side=side, payload=payload, submissions=submissions)
         if replay is not None:
             return replay
         check_link_open(locked, via)
@@ -175,7 +221,9 @@ def match_result_submit(
             set_result(locked, summary, kind=Match.Kind.PLAYED)
             queue_result_confirmed(locked)
         else:
-            other = latest_by_side(locked).get(SIDE_B if side == SIDE_A else SIDE_A)
+            # read before this submission was stored: only the other pair's latest is wanted
+            latest = latest_by_side(locked, submissions)
+            other = latest.get(SIDE_B if side == SIDE_A else SIDE_A)
             if other is None:
                 locked.status, action = Match.Status.SUBMITTED, "result_submitted"
             elif _games_key(other.summary) == _games_key(summary):
@@ -197,7 +245,8 @@ def match_result_submit(
 
 def match_result_confirm(
     *,
-    match: Match,
+    match: Match | None = None,
+    token: str = "",
     side: str,
     idempotency_key: str,
     version: int,
@@ -209,20 +258,24 @@ def match_result_confirm(
 
     Stores the agreement as a submission (payload ``{"confirms": id}``, the same summary) so
     that it is kept, and a retry with the same key is answered from it. In a dispute a pair may
-    accept the other pair's latest version this way.
+    accept the other pair's latest version this way. Through the link: ``token`` instead of
+    ``match`` (locked_for_write).
     """
-    key = check_key(idempotency_key)
-    check_caller(match, side=side, via=via, actor=actor)
     with transaction.atomic():
-        locked = lock_match(match)
-        replay = replayed_answer(locked, key, side=side, payload=None, confirms=True)
+        locked, key = locked_for_write(
+            match, token, idempotency_key, side=side, via=via, actor=actor
+        )
+        submissions = match_submissions(locked)
+        replay = replayed_answer(
+            locked, key, side=side, payload=None, confirms=True, submissions=submissions
+        )
         if replay is not None:
             return replay
         check_link_open(locked, via)
         check_playable(locked)
         check_version(locked, version)
         check_not_confirmed(locked)
-        latest = latest_by_side(locked)
+        latest = latest_by_side(locked, submissions)
         if locked.status not in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or not latest:
             raise Conflict(
                 "There is no result to confirm yet: enter the result first.",
