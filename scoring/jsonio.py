@@ -443,6 +443,7 @@ def _table_score_to_json(score: TableScore) -> dict[str, Any]:
                 "winner": _table_side(score, r.side),
                 "seat": r.seat,
                 "players": list(r.players),
+                "reason": r.reason,
             }
             | ({"taker": r.taker} if score.frances else {})
             for r in score.lances

@@ -55,7 +55,7 @@ from scoring.cards import (
     value_table,
 )
 from scoring.cards import juego_rank as _juego_rank
-from scoring.errors import CardError, DeclarationError, lance_term, seat_term, shown
+from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
 from scoring.hand import (
     _JUEGO_BONUS,
     _PARES_TERMS,
@@ -92,6 +92,99 @@ class TableLance(NamedTuple):
     seat: int | None  # the seat with the best hand among those in it, when that decided it
     players: tuple[int, ...]  # the seats that could speak, or those in an accepted bet
     taker: int | None = None  # Mus francés: the worst hand of an accepted bet (takes the chips)
+    cards: tuple[HandValue, ...] | None = None  # every seat's hand, when the cards were given
+    seats: int = 0  # the players at the table
+    two_sides: bool = True  # pairs and trios; otherwise each seat is its own side
+
+    # As scoring.hand.LanceResult: the comparison behind the result is worked out only when
+    # asked for, since scoring a hand needs the winner, not the explanation.
+    @property
+    def reason(self) -> str:
+        """Why the lance went where it did, in English (``explanation`` in any language)."""
+        return self.explanation.message
+
+    @property
+    def explanation(self) -> Phrase:
+        """Why the lance went where it did, as a message part any language can render: the
+        same phrases as the pairs' (scoring.hand.LanceResult), a side or a seat named as the
+        form names it; in Mus francés, also who takes the chips of an accepted bet."""
+        lance = lance_term(self.lance)
+        if self.side is None:
+            return Phrase("nobody has {lance}", code="reason_nobody", lance=lance)
+        who = self._who(self.side)
+        if self.outcome is Outcome.NO_QUERIDO:
+            return Phrase(
+                "{who} bet and the envite was refused (no quiero)",
+                code="reason_refused_table",
+                who=who,
+            )
+        if self.outcome is Outcome.NOT_PLAYED:
+            return Phrase("only {who} has {lance}", code="reason_only_table", who=who, lance=lance)
+        cards, seat = self.cards, self.seat
+        if cards is None or seat is None:
+            # without cards: the winner the table declared, or what the declarations say
+            return self._with_taker(
+                Phrase(
+                    "{who} won {lance} (declared)",
+                    code="reason_declared_table",
+                    who=who,
+                    lance=lance,
+                )
+            )
+        key = _KEYS[self.lance]
+        own = seat % 2 if self.two_sides else seat
+        others = [s for s in self.players if (s % 2 if self.two_sides else s) != own]
+        best = cards[seat]
+        mine = best.describe(self.lance)
+        if not others:
+            return Phrase("only {who} has {lance}", code="reason_only_table", who=who, lance=lance)
+        other = cards[max(others, key=lambda s: (cards[s].keys[key], -s))]
+        theirs = other.describe(self.lance)
+        if other.keys[key] == best.keys[key]:
+            why = Phrase(
+                "{mine} ties with {theirs}; the player nearer mano wins",
+                code="reason_tie",
+                mine=mine,
+                theirs=theirs,
+            )
+        elif best.real and self.lance == "juego" and best.points == other.points:
+            why = Phrase(
+                "{mine} beats {theirs} (31 real, whatever the seat)",
+                code="reason_real",
+                mine=mine,
+                theirs=theirs,
+            )
+        else:
+            why = Phrase("{mine} beats {theirs}", code="reason_beats", mine=mine, theirs=theirs)
+        return self._with_taker(why)
+
+    def _who(self, side: int) -> Term | Phrase:
+        if self.two_sides:
+            return Term("the mano's side") if side == 0 else Term("the postre's side")
+        return Phrase("the {seat}", code="reason_seat", seat=seat_term(seat_name(side, self.seats)))
+
+    def _with_taker(self, why: Phrase) -> Phrase:
+        """Mus francés: an accepted bet's chips go to the worst hand among those in it."""
+        if self.taker is None:
+            return why
+        taker = self._who(self.taker)
+        if self.cards is None:
+            return Phrase(
+                "{reason}; {taker} has the worst hand and takes the chips",
+                code="reason_takes_chips",
+                reason=why,
+                taker=taker,
+            )
+        return Phrase(
+            "{reason}; {taker} has the worst hand ({holds}) and takes the chips",
+            code="reason_takes_chips_cards",
+            reason=why,
+            taker=taker,
+            holds=self.cards[self.taker].describe(self.lance),
+        )
+
+
+_KEYS = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}
 
 
 class TableScore(NamedTuple):
@@ -238,7 +331,7 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
             winner, best = _lance_winner(rules, cards, decl, name, key, players, side, n)
             if frances and outcome is not Outcome.PASO:
                 taker = min(players, key=lambda s: (cards[s].keys[key], -s))
-        lances.append(TableLance(name, outcome, winner, best, players, taker))
+        lances.append(TableLance(name, outcome, winner, best, players, taker, cards, n, two_sides))
         if outcome is Outcome.NO_QUERIDO and rules.dejes:
             dejes.append(ScoreEvent(name, winner, betting.stones, "deje"))
         if outcome is Outcome.ORDAGO:

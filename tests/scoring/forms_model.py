@@ -323,3 +323,38 @@ def declared(rules: RuleSet, hand: TableHand) -> dict[str, Any]:
         winners[name] = ("mano", "postre")[side] if two_sides(rules) else side
     result["winners"] = winners
     return result
+
+
+def reasons(rules: RuleSet, hand: TableHand) -> list[tuple[str, str, int | None]]:
+    """Why each lance went where it did, as (lance, the reason's code, the seat that takes the
+    chips in Mus francés or None): nobody or only one side holds it, the bet was refused, or the
+    best hand of the winner's side against the best of the others in it (a tie goes to the seat
+    nearer mano; a 31 real beats another 31 wherever it sits)."""
+    refs = hand.refs
+    found = []
+    frances = rules.form is Form.FRANCES
+    for index, ending in enumerate(hand.endings):
+        if ending is None:
+            break
+        name = lance_name(refs, index)
+        who = speakers(refs, index)
+        taker = None
+        if ending.outcome == "not_played":
+            code = "reason_only_table" if who else "reason_nobody"
+        elif ending.outcome == "no_querido":
+            code = "reason_refused_table"
+        else:
+            players = ending.players or who
+            top = best(refs, name, players)
+            others = [s for s in players if side_of(rules, s) != side_of(rules, top)]
+            other = best(refs, name, others)
+            if refs[other].key(name) == refs[top].key(name):
+                code = "reason_tie"
+            elif name == "juego" and refs[top].real and refs[top].points == refs[other].points:
+                code = "reason_real"
+            else:
+                code = "reason_beats"
+            if frances and ending.outcome in ("querido", "ordago"):
+                taker = worst(refs, name, players)
+        found.append((name, code, taker))
+    return found
