@@ -297,7 +297,14 @@ def _table_hand_from_json(data: Any, rules: RuleSet, seats: int) -> HandRecord:
             code="unknown_field",
             field=str(sorted(unknown)[0])[:40],
             where=Term("a hand"),
-            fields=["cards", "bets", "declarations"],
+            fields=["cards", "bets", "declarations", "lances", "totals"],
+        )
+    points = data.get("lances") is not None or data.get("totals") is not None
+    if points and data.get("bets"):
+        raise FormatError(
+            "A hand is given by its bets or by its lance points (lances, totals), not both.",
+            code="bets_and_points",
+            field="bets",
         )
     bets_data = data.get("bets")
     bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
@@ -305,6 +312,8 @@ def _table_hand_from_json(data: Any, rules: RuleSet, seats: int) -> HandRecord:
     values = table_values(rules, cards, seats) if cards is not None else None
     decl_data = data.get("declarations")
     decl = declarations_from_json(decl_data, seats, rules) if decl_data is not None else None
+    if points:  # as a paper anotador writes it (scoring.lances)
+        return points_from_json(data, values, decl, rules)  # type: ignore[return-value]
     record = HandRecord(bets, values, decl)
     if bets_data and "punto" in bets_data:
         _check_punto_key(record)

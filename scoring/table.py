@@ -159,9 +159,7 @@ class TableLance(NamedTuple):
         return self._with_taker(why)
 
     def _who(self, side: int) -> Term | Phrase:
-        if self.two_sides:
-            return Term("the mano's side") if side == 0 else Term("the postre's side")
-        return Phrase("the {seat}", code="reason_seat", seat=seat_term(seat_name(side, self.seats)))
+        return who_term(self.two_sides, side, self.seats)
 
     def _with_taker(self, why: Phrase) -> Phrase:
         """Mus francés: an accepted bet's chips go to the worst hand among those in it."""
@@ -258,6 +256,14 @@ def side_of(rules: RuleSet, seat: int) -> int:
     return seat % 2 if rules.sides == 2 else seat
 
 
+def who_term(two_sides: bool, side: int, seats: int) -> Term | Phrase:
+    """Who scores, as a phrase names them inside a sentence: "the mano's side" between two
+    sides, "the second" (a seat counted from mano) when each player is a side."""
+    if two_sides:
+        return Term("the mano's side") if side == 0 else Term("the postre's side")
+    return Phrase("the {seat}", code="reason_seat", seat=seat_term(seat_name(side, seats)))
+
+
 def side_term(rules: RuleSet, side: int, seats: int) -> Term:
     """A side as a message names it."""
     if rules.sides == 2:
@@ -268,6 +274,8 @@ def side_term(rules: RuleSet, side: int, seats: int) -> Term:
 def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) -> TableScore:
     """Score one hand of any form. ``seats``: the players still at the table (Mus francés,
     where players who ran out of chips leave); by default the rule set's players."""
+    if not isinstance(record, tuple):
+        return record.score(rules)  # a hand written as lance points (scoring.lances)
     n = rules.players if seats is None else seats
     bets, cards, decl = record
     two_sides = rules.sides == 2

@@ -358,3 +358,49 @@ def reasons(rules: RuleSet, hand: TableHand) -> list[tuple[str, str, int | None]
                 taker = worst(refs, name, players)
         found.append((name, code, taker))
     return found
+
+
+def paper(rules: RuleSet, hand: TableHand) -> dict[str, dict[str, Any]]:
+    """The hand as a paper anotador writes it (classic scoring: pairs, trios, individual): for
+    each lance played, who took it (a side's word between two sides, else the seat), how, the
+    stones of a deje or an accepted bet, and the bonus of pares and juego — the bonus of every
+    holder on the taker's side (000 «Scoring»), in individual Mus the taker's own."""
+    refs = hand.refs
+    lances: dict[str, dict[str, Any]] = {}
+    for index, ending in enumerate(hand.endings):
+        if ending is None:
+            break
+        name = lance_name(refs, index)
+        who = speakers(refs, index)
+        stones = None
+        if ending.outcome == "not_played":
+            if not who:
+                continue  # nobody has it: the anotador writes nothing
+            to, how = side_of(rules, who[0]), "paso"
+        elif ending.outcome == "no_querido":
+            to, how = ending.side, "deje"
+            stones = ending.stones if rules.dejes else None
+        else:
+            to = side_of(rules, best(refs, name, ending.players or who))
+            how = ending.outcome
+            stones = ending.stones if how == "querido" else None
+        point: dict[str, Any] = {"to": ("mano", "postre")[to] if two_sides(rules) else to}
+        point["how"] = how
+        if stones is not None:
+            point["stones"] = stones
+        if name in ("pares", "juego") and how != "ordago":
+            mine = [s for s in who if side_of(rules, s) == to]
+            point["bonus"] = _bonus(refs, index, mine)
+        lances[name] = point
+    return lances
+
+
+def side_totals(rules: RuleSet, hand: TableHand) -> list[int] | None:
+    """Each side's stones in the hand (None when an accepted órdago ended it)."""
+    events, ordago = classic_events(rules, hand)
+    if ordago is not None:
+        return None
+    totals = [0] * (2 if two_sides(rules) else len(hand.refs))
+    for _lance, side, stones, _kind in events:
+        totals[side] += stones
+    return totals
