@@ -261,7 +261,19 @@ def declarations_from_json(data: Any, seats: int = 4, rules: RuleSet | None = No
         winners[lance] = _SIDES[side]
     perete = _require_list(data.get("perete", []), "declarations.perete")
     perete = tuple(_SEAT_WORDS.get(s, s) if isinstance(s, str) else s for s in perete)
-    return Declarations(tuple(pares), tuple(juego), punto, winners, perete)  # type: ignore[arg-type]
+    takers = {}
+    if data.get("takers") is not None:
+        if rules is None or rules.form is not _FRANCES:
+            raise FormatError(
+                "Only Mus francés names who takes the chips of a bet (declarations.takers); "
+                "this rule set plays {form}.",
+                code="takers_not_frances",
+                field="declarations.takers",
+                form=FORM_TERMS[(rules.form if rules is not None else _PAIRS).value],
+            )
+        for lance, seat in _require_dict(data["takers"], "declarations.takers").items():
+            takers[lance] = _seat_from_json(seat, seats, f"declarations.takers.{lance}"[:60])
+    return Declarations(tuple(pares), tuple(juego), punto, winners, perete, takers)  # type: ignore[arg-type]
 
 
 _SEAT_WORDS = {"mano": 0, "second": 1, "third": 2, "postre": 3}

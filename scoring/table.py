@@ -287,18 +287,11 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
             count=n,
             given=len(cards),
         )
-    if cards is None:
-        if decl is None:
-            raise DeclarationError(
-                "A hand needs either the players' cards or what each player declared.",
-                code="nothing_recorded_table",
-            )
-        if frances:
-            raise DeclarationError(
-                "In Mus francés give the players' cards: the worst hand in each accepted bet "
-                "takes the chips, and declarations do not say which it is.",
-                code="frances_needs_cards",
-            )
+    if cards is None and decl is None:
+        raise DeclarationError(
+            "A hand needs either the players' cards or what each player declared.",
+            code="nothing_recorded_table",
+        )
     if decl is not None:
         _check_declarations(rules, decl, n)
         if cards is not None:
@@ -338,13 +331,15 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
                 players = betting.players
             winner, best = _lance_winner(rules, cards, decl, name, key, players, side, n)
             if frances and outcome is not Outcome.PASO:
-                taker = min(players, key=lambda s: (cards[s].keys[key], -s))
+                taker = _chip_taker(rules, cards, decl, name, key, players, winner, n)
         lances.append(TableLance(name, outcome, winner, best, players, taker, cards, n, two_sides))
         if outcome is Outcome.NO_QUERIDO and rules.dejes:
             dejes.append(ScoreEvent(name, winner, betting.stones, "deje"))
         if outcome is Outcome.ORDAGO:
             _check_nothing_after_ordago(bets, index, name, anybody_juego)
-            ordago = ScoreEvent(name, winner if not frances else best, 0, "ordago")
+            if frances and decl is not None:
+                _check_takers_used(rules, decl, lances, n)
+            ordago = ScoreEvent(name, winner if not frances or best is None else best, 0, "ordago")
             return TableScore(
                 tuple(dejes), ordago, tuple(lances), cards, n if not two_sides else 2, frances
             )
@@ -364,9 +359,119 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
             bonus = sum(held[s] for s in everybody if side(s) == winner)
             if bonus:
                 count.append(ScoreEvent(name, winner, bonus, "bonus"))
+    if frances and decl is not None:
+        _check_takers_used(rules, decl, lances, n)
     return TableScore(
         tuple(dejes) + tuple(count), None, tuple(lances), cards, 2 if two_sides else n, frances
     )
+
+
+def _chip_taker(
+    rules: RuleSet,
+    cards: tuple[HandValue, ...] | None,
+    decl: Declarations | None,
+    name: str,
+    key: int,
+    players: tuple[int, ...],
+    best: int,
+    n: int,
+) -> int:
+    """Mus francés: the seat that takes the chips of an accepted bet, the worst hand among
+    ``players`` (of equal hands, the seat farther from mano): from the cards, else from the
+    declarations where they say it, else as the table named it (``declarations.takers``)."""
+    declared = decl.takers.get(name) if decl is not None else None
+    if declared is not None and declared not in players:
+        raise DeclarationError(
+            "{taker} cannot take the chips of {lance}: they were not in the bet.",
+            code="taker_not_in_bet",
+            taker=side_term(rules, declared, n),
+            lance=lance_term(name),
+        )
+    if cards is not None:
+        worst = min(players, key=lambda s: (cards[s].keys[key], -s))
+        if declared is not None and declared != worst:
+            raise DeclarationError(
+                "{taker} was entered as taking the chips of {lance}, but the cards give the "
+                "worst hand to {worst}.",
+                code="taker_contradicts_cards",
+                taker=side_term(rules, declared, n),
+                lance=lance_term(name),
+                worst=side_term(rules, worst, n),
+            )
+        return worst
+    worst = _derived_worst(rules, decl, key, players, best)
+    if worst is not None:
+        if declared is not None and declared != worst:
+            raise DeclarationError(
+                "{taker} cannot take the chips of {lance}: the declarations give the worst "
+                "hand to {worst}.",
+                code="taker_contradicts_declarations",
+                taker=side_term(rules, declared, n),
+                lance=lance_term(name),
+                worst=side_term(rules, worst, n),
+            )
+        return worst
+    if declared is None:
+        raise DeclarationError(
+            "Who takes the chips of the bet in {lance}? Without the cards, name the worst hand "
+            "among the players in it (declarations.takers).",
+            code="taker_missing",
+            lance=lance_term(name),
+        )
+    if declared == best:
+        raise DeclarationError(
+            "{taker} won {lance} with the best hand in the bet, so cannot also take its chips "
+            "with the worst: name another player in it.",
+            code="taker_is_winner",
+            taker=side_term(rules, declared, n),
+            lance=lance_term(name),
+        )
+    return declared
+
+
+def _derived_worst(
+    rules: RuleSet, decl: Declarations, key: int, players: tuple[int, ...], best: int
+) -> int | None:
+    """The worst hand among ``players`` from the declarations alone; None when they do not
+    say (grande and chica; pares of the same kind; a juego declared without its number)."""
+    if len(players) == 2:
+        return players[0] if players[1] == best else players[1]
+    if key < 2:
+        return None
+    if key == 2:
+        low = min(decl.pares[s] for s in players)
+        lowest = [s for s in players if decl.pares[s] == low]
+        return lowest[0] if len(lowest) == 1 else None
+    if key == 3:
+        if any(decl.juego[s] == JUEGO_OTHER for s in players):
+            return None
+        real = rules.real_31 is not Real31.OFF
+        return min(
+            players,
+            key=lambda s: (
+                _juego_rank(31, real=real)
+                if decl.juego[s] == JUEGO_REAL
+                else _juego_rank(decl.juego[s]),
+                -s,
+            ),
+        )
+    if decl.punto is None:
+        return None
+    return min(players, key=lambda s: (decl.punto[s], -s))
+
+
+def _check_takers_used(
+    rules: RuleSet, decl: Declarations, lances: list[TableLance], n: int
+) -> None:
+    """A chip-taker is named only for a lance whose bet was accepted."""
+    accepted = {lance.lance for lance in lances if lance.taker is not None}
+    for name in decl.takers:
+        if name not in accepted:
+            raise DeclarationError(
+                "Nobody takes chips in {lance}: no bet was accepted there, so leave its taker out.",
+                code="taker_without_bet",
+                lance=lance_term(name),
+            )
 
 
 class _Betting(NamedTuple):
@@ -543,6 +648,21 @@ def _check_declarations(rules: RuleSet, decl: Declarations, n: int) -> None:
             code="winner_without_punto",
             lance=lance_term("punto"),
         )
+    for lance, who in decl.takers.items():
+        if (
+            rules.form is not _FRANCES
+            or lance not in ("grande", "chica", "pares", "juego", "punto")
+            or isinstance(who, bool)
+            or not isinstance(who, int)
+            or not 0 <= who < n
+        ):
+            raise DeclarationError(
+                "A chip-taker is a seat of a Mus francés table in grande, chica, pares, juego or "
+                "punto (got {lance}: {seat}).",
+                code="table_taker_format",
+                lance=shown(lance),
+                seat=shown(who),
+            )
     for lance, who in decl.winners.items():
         if (
             lance not in ("grande", "chica", "pares", "juego", "punto")

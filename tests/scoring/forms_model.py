@@ -314,14 +314,21 @@ def declared(rules: RuleSet, hand: TableHand) -> dict[str, Any]:
     if not any(r.has_juego for r in refs):
         result["punto"] = [r.points for r in refs]
     winners = {}
+    takers = {}
     for index, ending in enumerate(hand.endings):
         if ending is None or ending.outcome in ("not_played", "no_querido"):
             continue
         name = lance_name(refs, index)
-        seat = best(refs, name, ending.players or speakers(refs, index))
+        players = ending.players or speakers(refs, index)
+        seat = best(refs, name, players)
         side = side_of(rules, seat)
         winners[name] = ("mano", "postre")[side] if two_sides(rules) else side
+        if rules.form is Form.FRANCES and ending.outcome in ("querido", "ordago"):
+            # 001: «se llevará las fichas apostadas el jugador con la peor mano»
+            takers[name] = worst(refs, name, players)
     result["winners"] = winners
+    if takers:
+        result["takers"] = takers
     return result
 
 
