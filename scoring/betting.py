@@ -28,7 +28,8 @@ Other forms (scoring.table): trios bet side against side with ``resolve`` (seats
 player bets for themself, use ``resolve_individual``: after a bet every other player answers in
 turn, and the bet is querido among those who accepted it (docs/rules.md, «Forms»). What both
 share — the pasos before the first bet, the opening bet and each raise with the deje it leaves —
-is one piece of code (``_opening``, ``_opening_bet``, ``_raised``); only who answers differs.
+is one piece of code (``_opening``, ``_opening_bet``, ``_raised``, ``_answers``): the answers
+are the same loop for two pairs as for each player, and only what a pair may name differs.
 """
 
 from __future__ import annotations
@@ -275,52 +276,14 @@ def _resolve(
         side = first.side
 
     ordago, bet, deje = _opening_bet(first, lance, min_envite)
-    bettor = side
-    for position in range(pasos + 1, len(actions)):
-        action = actions[position]
-        answering = 1 - bettor
-        if action.side is not None and action.side != answering:
-            raise BettingError(
-                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
-                "{answering} answers.",
-                code="out_of_turn",
-                lance=lance_term(lance),
-                action=str(action),
-                bettor=SIDE_NAMES[bettor],
-                answering=SIDE_NAMES[answering],
-            )
-        last = position == len(actions) - 1
-        act = action.act
-        if act in (Act.QUIERO, Act.NO_QUIERO):
-            if not last:
-                raise BettingError(
-                    "In {lance}, the betting ended with '{action}'; nothing can be said after "
-                    "it ('{after}').",
-                    code="action_after_end",
-                    lance=lance_term(lance),
-                    action=str(action),
-                    after=str(actions[position + 1]),
-                )
-            if act is Act.NO_QUIERO:
-                return Betting(Outcome.NO_QUERIDO, deje, bettor)
-            if ordago:
-                return Betting(Outcome.ORDAGO)
-            return Betting(Outcome.QUERIDO, bet)
-        if act is Act.PASO and not ordago:
-            raise BettingError(
-                "In {lance}, 'paso' is not an answer to an envite: the other pair says "
-                "quiero, no quiero, a raise or órdago.",
-                code="paso_after_bet",
-                lance=lance_term(lance),
-            )
-        ordago, bet, deje = _raised(action, lance, ordago, bet, deje, min_envite)
-        bettor = answering
-    raise BettingError(
-        "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
-        code="unanswered_bet",
-        lance=lance_term(lance),
-        action=str(actions[-1]),
+    bettor, accepted, ordago, bet, deje = _answers(
+        actions, lance, pasos, side, 2, ordago, bet, deje, min_envite, pairs=True
     )
+    if not accepted:
+        return Betting(Outcome.NO_QUERIDO, deje, bettor)
+    if ordago:
+        return Betting(Outcome.ORDAGO)
+    return Betting(Outcome.QUERIDO, bet)
 
 
 def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
@@ -414,53 +377,10 @@ def _resolve_individual(
         return TableBetting(Outcome.PASO)
     first = actions[pasos]
     ordago, bet, deje = _opening_bet(first, lance, min_envite)
-    order = len(speakers)
-    bettor = pasos  # an index into speakers
-    out: set[int] = set()
-    accepted: list[int] = []
-    pending = [(bettor + k) % order for k in range(1, order)]
-    for position in range(pasos + 1, len(actions)):
-        action = actions[position]
-        if not pending:
-            raise BettingError(
-                "In {lance}, the betting ended with '{action}'; nothing can be said after "
-                "it ('{after}').",
-                code="action_after_end",
-                lance=lance_term(lance),
-                action=str(actions[position - 1]),
-                after=str(action),
-            )
-        answering = pending.pop(0)
-        act = action.act
-        if act is Act.QUIERO:
-            accepted.append(answering)
-            continue
-        if act is Act.NO_QUIERO:
-            out.add(answering)
-            continue
-        if act is Act.PASO and not ordago:
-            raise BettingError(
-                "In {lance}, 'paso' is not an answer to an envite: the player says quiero, "
-                "no quiero, a raise or órdago.",
-                code="paso_after_bet_individual",
-                lance=lance_term(lance),
-            )
-        ordago, bet, deje = _raised(action, lance, ordago, bet, deje, min_envite)
-        bettor = answering
-        accepted = []
-        pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
-    if pending:
-        raise BettingError(
-            (
-                "In {lance}, {count} player has not answered the last bet: add their quiero or "
-                "no quiero.",
-                "In {lance}, {count} players have not answered the last bet: add each one's "
-                "quiero or no quiero.",
-            ),
-            code="bet_not_answered_by_all",
-            lance=lance_term(lance),
-            count=len(pending),
-        )
+    # the players answer by their place among those who may speak
+    bettor, accepted, ordago, bet, deje = _answers(
+        actions, lance, pasos, pasos, len(speakers), ordago, bet, deje, min_envite
+    )
     if not accepted:
         return TableBetting(Outcome.NO_QUERIDO, deje, speakers[bettor])
     players = tuple(speakers[i] for i in sorted([bettor, *accepted]))
@@ -559,3 +479,93 @@ def _raised(
             stones=by,
         )
     return False, bet + by, bet
+
+
+def _answers(
+    actions: tuple[Action, ...],
+    lance: str,
+    pasos: int,
+    bettor: int,
+    order: int,
+    ordago: bool,
+    bet: int,
+    deje: int,
+    min_envite: int,
+    *,
+    pairs: bool = False,
+) -> tuple[int, list[int], bool, int, int]:
+    """The answers after the opening bet, in every form: each other party answers in turn
+    (``order`` parties: the two pairs, or each player who may speak, by place; ``bettor`` is
+    one of them), quiero puts it in the
+    bet, no quiero takes it out, a raise makes it the one who bet and every other party still
+    in answers again. Returns the last bettor, those who accepted its bet (none: refused by
+    all), and the órdago, bet and deje as they stand."""
+    out: set[int] = set()
+    accepted: list[int] = []
+    pending = [(bettor + k) % order for k in range(1, order)]
+    for position in range(pasos + 1, len(actions)):
+        action = actions[position]
+        if not pending:
+            raise BettingError(
+                "In {lance}, the betting ended with '{action}'; nothing can be said after "
+                "it ('{after}').",
+                code="action_after_end",
+                lance=lance_term(lance),
+                action=str(actions[position - 1]),
+                after=str(action),
+            )
+        answering = pending.pop(0)
+        if pairs and action.side is not None and action.side != answering:
+            raise BettingError(
+                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
+                "{answering} answers.",
+                code="out_of_turn",
+                lance=lance_term(lance),
+                action=str(action),
+                bettor=SIDE_NAMES[bettor],
+                answering=SIDE_NAMES[answering],
+            )
+        act = action.act
+        if act is Act.QUIERO:
+            accepted.append(answering)
+            continue
+        if act is Act.NO_QUIERO:
+            out.add(answering)
+            continue
+        if act is Act.PASO and not ordago:
+            if pairs:
+                raise BettingError(
+                    "In {lance}, 'paso' is not an answer to an envite: the other pair says "
+                    "quiero, no quiero, a raise or órdago.",
+                    code="paso_after_bet",
+                    lance=lance_term(lance),
+                )
+            raise BettingError(
+                "In {lance}, 'paso' is not an answer to an envite: the player says quiero, "
+                "no quiero, a raise or órdago.",
+                code="paso_after_bet_individual",
+                lance=lance_term(lance),
+            )
+        ordago, bet, deje = _raised(action, lance, ordago, bet, deje, min_envite)
+        bettor, accepted = answering, []
+        pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
+    if pending and pairs:
+        raise BettingError(
+            "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
+            code="unanswered_bet",
+            lance=lance_term(lance),
+            action=str(actions[-1]),
+        )
+    if pending:
+        raise BettingError(
+            (
+                "In {lance}, {count} player has not answered the last bet: add their quiero or "
+                "no quiero.",
+                "In {lance}, {count} players have not answered the last bet: add each one's "
+                "quiero or no quiero.",
+            ),
+            code="bet_not_answered_by_all",
+            lance=lance_term(lance),
+            count=len(pending),
+        )
+    return bettor, accepted, ordago, bet, deje
