@@ -15,7 +15,13 @@ juego / punto; an accepted órdago ends the hand), which match.py applies like a
 Must not: hold the betting of a lance (betting.py) or the value of a hand (cards.py); add a
 hand to a game (match.py does; ``check_totals_end`` is its check for totals typed alone).
 
-Seats and sides as in hand.py: side 0 is the pareja mano, side 1 the pareja postre.
+Seats and sides as in hand.py: side 0 is the pareja mano, side 1 the pareja postre. The same
+entry serves the other classic forms (scoring.table): in trios a side is mano's or postre's
+three, so a bonus is a sum over up to three holders; in individual Mus each seat is a side and
+a bonus is the player's own; an accepted bet there goes to the best hand among those in it, so
+with the cards its taker must beat somebody who could have been in it. Messages name a side or
+a seat as scoring.table does ("the mano's side", "the postre"). Mus francés keeps no lance
+points: it counts chips, and who takes them is not a figure the anotador writes.
 
 Terms: lance, paso, deje, querido, órdago, envite, pares (par, medias, duples), juego, punto,
 anotador (who keeps the score), piedras (stones).
@@ -55,7 +61,8 @@ _OUTCOMES = {
     "querido": Outcome.QUERIDO,
     "ordago": Outcome.ORDAGO,
 }
-#: players of one pair (the pairs form: two); the bonuses are sums over them
+#: players of one pair (the pairs form: two; a trio three, a player alone one); the bonuses
+#: are sums over them
 PLAYERS_PER_SIDE = 2
 PARES_BONUSES = (1, 2, 3)  # par, medias, duples
 JUEGO_BONUSES = (2, 3)  # any other juego, 31

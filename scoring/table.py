@@ -31,7 +31,10 @@ Scoring (docs/rules.md has each rule and the reading chosen where the sources ar
   fichas apostadas el jugador con la peor mano»); what classic scoring gives as a stone (a lance
   en paso, a deje, a bonus) is a chip its player puts in the centre («para apuntarse la
   puntuación extra, se dejarán las fichas correspondientes en el centro»); an accepted órdago:
-  the best hand gives all its chips to the worst. Getting rid of chips is the aim.
+  the best hand gives all its chips to the worst. Getting rid of chips is the aim. Without
+  cards, the declarations give the winners as in individual Mus, and the worst hand of an
+  accepted bet is derived where they say it (two in the bet; pares, juego or punto by value)
+  or named by the table (``Declarations.takers``).
 """
 
 from __future__ import annotations
