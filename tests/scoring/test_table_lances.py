@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scoring import Form, MatchState, RuleSet, ScoringError, apply_hand, hand_from_json, run
 from tests.scoring import forms_model as model
+from tests.scoring.test_properties import mutated, only_scoring_errors
 
 pytestmark = pytest.mark.usefixtures("engine_path")
 
@@ -271,3 +272,31 @@ def test_frances_keeps_no_lance_points():
     rules = RuleSet(form=Form.FRANCES, players=4)
     error = _refused(rules, {"totals": [1, 2, 3, 0]})
     assert error.code == "lance_points_frances"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from([Form.TRIOS, Form.INDIVIDUAL, Form.FRANCES]), st.data())
+def test_any_broken_paper_entry_raises_only_the_engines_error(form, data):
+    """A paper entry (or a Mus francés declaration with its takers) broken anywhere is refused
+    with the engine's error — a clear 400 through the service — never another exception."""
+    rules, hand = data.draw(model.table_hands(form))
+    if form is Form.FRANCES:
+        entry = {"declarations": model.declared(rules, hand), "bets": hand.json["bets"]}
+    else:
+        entry = {"lances": model.paper(rules, hand), "cards": hand.json["cards"]}
+        totals = model.side_totals(rules, hand)
+        if totals is not None:
+            entry["totals"] = (
+                {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
+            )
+    request = data.draw(
+        st.sampled_from(
+            [
+                {"rules": rules.as_dict(), "hand": entry},
+                {"rules": rules.as_dict(), "hands": [entry, entry]},
+            ]
+        )
+    )
+    for _ in range(data.draw(st.integers(1, 3))):
+        request = data.draw(mutated(request))
+    only_scoring_errors(lambda: run(request))
