@@ -239,7 +239,7 @@ def _check_given(rules: RuleSet, points: LancePoints, table: _Table) -> None:
             given=len(points.cards),
         )
     if points.totals is not None and (
-        not isinstance(points.totals, tuple) or len(points.totals) != table.sides
+        not isinstance(points.totals, (tuple, list)) or len(points.totals) != table.sides
     ):
         raise DeclarationError(
             "Give one total for each side of the table: {count}, in order from mano.",
