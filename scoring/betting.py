@@ -26,7 +26,10 @@ gives what was bet before that raise; an accepted bet is worth its total to the 
 Other forms (scoring.table): trios bet side against side with ``resolve`` (seats alternate, so
 ``seat % 2`` is the side for six seats as for four); individual Mus and Mus francés, where each
 player bets for themself, use ``resolve_individual``: after a bet every other player answers in
-turn, and the bet is querido among those who accepted it (docs/rules.md, «Forms»).
+turn, and the bet is querido among those who accepted it (docs/rules.md, «Forms»). What both
+share — the pasos before the first bet, the opening bet and each raise with the deje it leaves —
+is one piece of code (``_opening``, ``_opening_bet``, ``_raised``, ``_answers``): the answers
+are the same loop for two pairs as for each player, and only what a pair may name differs.
 """
 
 from __future__ import annotations
@@ -252,37 +255,10 @@ def _resolve(
             raise _not_played(lance, speakers)
         return Betting(Outcome.NOT_PLAYED)
 
-    pasos = 0
-    while pasos < len(actions) and actions[pasos].act is Act.PASO:
-        pasos += 1
-    if pasos == len(actions):
-        if pasos > len(speakers):
-            raise BettingError(
-                "In {lance}, {pasos} pasos were recorded but only {speakers} players could speak.",
-                code="too_many_pasos",
-                lance=lance_term(lance),
-                pasos=pasos,
-                speakers=len(speakers),
-            )
+    pasos = _opening(actions, lance, speakers)
+    if pasos is None:
         return Betting(Outcome.PASO)
-
     first = actions[pasos]
-    if first.act not in (Act.ENVIDO, Act.ORDAGO):
-        raise BettingError(
-            "In {lance}, '{action}' comes before anybody bet: the betting opens with envido "
-            "(or envido N) or órdago.",
-            code="answer_without_bet",
-            lance=lance_term(lance),
-            action=str(first),
-        )
-    if pasos >= len(speakers):
-        raise BettingError(
-            "In {lance}, all {speakers} players had passed, so nobody was left to say '{action}'.",
-            code="bet_after_all_passed",
-            lance=lance_term(lance),
-            speakers=len(speakers),
-            action=str(first),
-        )
     side = speakers[pasos] % 2
     if first.side is not None and first.side != side:
         # the pasos recorded before it are the first speakers; pasos not recorded are implied,
@@ -299,95 +275,15 @@ def _resolve(
             )
         side = first.side
 
-    ordago = first.act is Act.ORDAGO
-    if ordago:
-        bet, deje = 0, 1
-    else:
-        bet = min_envite if first.stones is None else first.stones
-        if bet < min_envite:
-            raise BettingError(
-                "In {lance}, an envite of {stones} is below the minimum envite of {minimum}.",
-                code="envite_below_minimum",
-                lance=lance_term(lance),
-                stones=bet,
-                minimum=min_envite,
-            )
-        deje = 1
-    bettor = side
-    for position in range(pasos + 1, len(actions)):
-        action = actions[position]
-        answering = 1 - bettor
-        if action.side is not None and action.side != answering:
-            raise BettingError(
-                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
-                "{answering} answers.",
-                code="out_of_turn",
-                lance=lance_term(lance),
-                action=str(action),
-                bettor=SIDE_NAMES[bettor],
-                answering=SIDE_NAMES[answering],
-            )
-        last = position == len(actions) - 1
-        act = action.act
-        if act in (Act.QUIERO, Act.NO_QUIERO):
-            if not last:
-                raise BettingError(
-                    "In {lance}, the betting ended with '{action}'; nothing can be said after "
-                    "it ('{after}').",
-                    code="action_after_end",
-                    lance=lance_term(lance),
-                    action=str(action),
-                    after=str(actions[position + 1]),
-                )
-            if act is Act.NO_QUIERO:
-                return Betting(Outcome.NO_QUERIDO, deje, bettor)
-            if ordago:
-                return Betting(Outcome.ORDAGO)
-            return Betting(Outcome.QUERIDO, bet)
-        if ordago:
-            raise BettingError(
-                "In {lance}, an órdago can only be answered with quiero or no quiero, "
-                "not '{action}'.",
-                code="raise_over_ordago",
-                lance=lance_term(lance),
-                action=str(action),
-            )
-        if act is Act.PASO:
-            raise BettingError(
-                "In {lance}, 'paso' is not an answer to an envite: the other pair says "
-                "quiero, no quiero, a raise or órdago.",
-                code="paso_after_bet",
-                lance=lance_term(lance),
-            )
-        if act is Act.ORDAGO:
-            deje, ordago = bet, True
-        elif act is Act.RAISE_TO:
-            if action.stones is None or action.stones <= bet:
-                raise BettingError(
-                    "In {lance}, a raise to {stones} is not higher than the bet of {bet}.",
-                    code="raise_not_higher",
-                    lance=lance_term(lance),
-                    stones=action.stones,
-                    bet=bet,
-                )
-            deje, bet = bet, action.stones
-        else:  # RAISE or ENVIDO said as an answer: both raise by an amount
-            by = action.stones if action.stones is not None else min_envite
-            if by < 1:
-                raise BettingError(
-                    "In {lance}, a raise must be of at least one stone ('una más'), not {stones}.",
-                    code="raise_too_small",
-                    lance=lance_term(lance),
-                    stones=by,
-                )
-            deje, bet = bet, bet + by
-        bettor = answering
-    raise BettingError(
-        "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
-        code="unanswered_bet",
-        lance=lance_term(lance),
-        action=str(actions[-1]),
+    ordago, bet, deje = _opening_bet(first, lance, min_envite)
+    bettor, accepted, ordago, bet, deje = _answers(
+        actions, lance, pasos, side, 2, ordago, bet, deje, min_envite, pairs=True
     )
+    if not accepted:
+        return Betting(Outcome.NO_QUERIDO, deje, bettor)
+    if ordago:
+        return Betting(Outcome.ORDAGO)
+    return Betting(Outcome.QUERIDO, bet)
 
 
 def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
@@ -476,6 +372,30 @@ def _resolve_individual(
                 lance=lance_term(lance),
             )
         return TableBetting(Outcome.NOT_PLAYED)
+    pasos = _opening(actions, lance, speakers)
+    if pasos is None:
+        return TableBetting(Outcome.PASO)
+    first = actions[pasos]
+    ordago, bet, deje = _opening_bet(first, lance, min_envite)
+    # the players answer by their place among those who may speak
+    bettor, accepted, ordago, bet, deje = _answers(
+        actions, lance, pasos, pasos, len(speakers), ordago, bet, deje, min_envite
+    )
+    if not accepted:
+        return TableBetting(Outcome.NO_QUERIDO, deje, speakers[bettor])
+    players = tuple(speakers[i] for i in sorted([bettor, *accepted]))
+    if ordago:
+        return TableBetting(Outcome.ORDAGO, 0, None, players)
+    return TableBetting(Outcome.QUERIDO, bet, None, players)
+
+
+# ---------------------------------------------------------------------------------------------
+# What every form shares: the pasos before the first bet, the opening bet, and each raise.
+
+
+def _opening(actions: tuple[Action, ...], lance: str, speakers: tuple[int, ...]) -> int | None:
+    """How many pasos were said before the first bet; None when the lance went en paso. The
+    first action after the pasos must open the betting, and somebody must be left to say it."""
     pasos = 0
     while pasos < len(actions) and actions[pasos].act is Act.PASO:
         pasos += 1
@@ -488,7 +408,7 @@ def _resolve_individual(
                 pasos=pasos,
                 speakers=len(speakers),
             )
-        return TableBetting(Outcome.PASO)
+        return None
     first = actions[pasos]
     if first.act not in (Act.ENVIDO, Act.ORDAGO):
         raise BettingError(
@@ -506,22 +426,80 @@ def _resolve_individual(
             speakers=len(speakers),
             action=str(first),
         )
-    ordago = first.act is Act.ORDAGO
+    return pasos
+
+
+def _opening_bet(first: Action, lance: str, min_envite: int) -> tuple[bool, int, int]:
+    """(órdago, bet, deje) after the opening bet: a first envite refused leaves 1 stone."""
+    if first.act is Act.ORDAGO:
+        return True, 0, 1
+    bet = min_envite if first.stones is None else first.stones
+    if bet < min_envite:
+        raise BettingError(
+            "In {lance}, an envite of {stones} is below the minimum envite of {minimum}.",
+            code="envite_below_minimum",
+            lance=lance_term(lance),
+            stones=bet,
+            minimum=min_envite,
+        )
+    return False, bet, 1
+
+
+def _raised(
+    action: Action, lance: str, ordago: bool, bet: int, deje: int, min_envite: int
+) -> tuple[bool, int, int]:
+    """(órdago, bet, deje) after a raise (an órdago, ``a N`` or ``N más``, or an envido said
+    as an answer): refused, a raise leaves the bet before it."""
     if ordago:
-        bet, deje = 0, 1
-    else:
-        bet = min_envite if first.stones is None else first.stones
-        if bet < min_envite:
+        raise BettingError(
+            "In {lance}, an órdago can only be answered with quiero or no quiero, not '{action}'.",
+            code="raise_over_ordago",
+            lance=lance_term(lance),
+            action=str(action),
+        )
+    act = action.act
+    if act is Act.ORDAGO:
+        return True, bet, bet
+    if act is Act.RAISE_TO:
+        if action.stones is None or action.stones <= bet:
             raise BettingError(
-                "In {lance}, an envite of {stones} is below the minimum envite of {minimum}.",
-                code="envite_below_minimum",
+                "In {lance}, a raise to {stones} is not higher than the bet of {bet}.",
+                code="raise_not_higher",
                 lance=lance_term(lance),
-                stones=bet,
-                minimum=min_envite,
+                stones=action.stones,
+                bet=bet,
             )
-        deje = 1
-    order = len(speakers)
-    bettor = pasos  # an index into speakers
+        return False, action.stones, bet
+    by = action.stones if action.stones is not None else min_envite  # RAISE, or ENVIDO
+    if by < 1:
+        raise BettingError(
+            "In {lance}, a raise must be of at least one stone ('una más'), not {stones}.",
+            code="raise_too_small",
+            lance=lance_term(lance),
+            stones=by,
+        )
+    return False, bet + by, bet
+
+
+def _answers(
+    actions: tuple[Action, ...],
+    lance: str,
+    pasos: int,
+    bettor: int,
+    order: int,
+    ordago: bool,
+    bet: int,
+    deje: int,
+    min_envite: int,
+    *,
+    pairs: bool = False,
+) -> tuple[int, list[int], bool, int, int]:
+    """The answers after the opening bet, in every form: each other party answers in turn
+    (``order`` parties: the two pairs, or each player who may speak, by place; ``bettor`` is
+    one of them), quiero puts it in the
+    bet, no quiero takes it out, a raise makes it the one who bet and every other party still
+    in answers again. Returns the last bettor, those who accepted its bet (none: refused by
+    all), and the órdago, bet and deje as they stand."""
     out: set[int] = set()
     accepted: list[int] = []
     pending = [(bettor + k) % order for k in range(1, order)]
@@ -537,6 +515,16 @@ def _resolve_individual(
                 after=str(action),
             )
         answering = pending.pop(0)
+        if pairs and action.side is not None and action.side != answering:
+            raise BettingError(
+                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
+                "{answering} answers.",
+                code="out_of_turn",
+                lance=lance_term(lance),
+                action=str(action),
+                bettor=SIDE_NAMES[bettor],
+                answering=SIDE_NAMES[answering],
+            )
         act = action.act
         if act is Act.QUIERO:
             accepted.append(answering)
@@ -544,46 +532,30 @@ def _resolve_individual(
         if act is Act.NO_QUIERO:
             out.add(answering)
             continue
-        if ordago:
-            raise BettingError(
-                "In {lance}, an órdago can only be answered with quiero or no quiero, "
-                "not '{action}'.",
-                code="raise_over_ordago",
-                lance=lance_term(lance),
-                action=str(action),
-            )
-        if act is Act.PASO:
+        if act is Act.PASO and not ordago:
+            if pairs:
+                raise BettingError(
+                    "In {lance}, 'paso' is not an answer to an envite: the other pair says "
+                    "quiero, no quiero, a raise or órdago.",
+                    code="paso_after_bet",
+                    lance=lance_term(lance),
+                )
             raise BettingError(
                 "In {lance}, 'paso' is not an answer to an envite: the player says quiero, "
                 "no quiero, a raise or órdago.",
                 code="paso_after_bet_individual",
                 lance=lance_term(lance),
             )
-        if act is Act.ORDAGO:
-            deje, ordago = bet, True
-        elif act is Act.RAISE_TO:
-            if action.stones is None or action.stones <= bet:
-                raise BettingError(
-                    "In {lance}, a raise to {stones} is not higher than the bet of {bet}.",
-                    code="raise_not_higher",
-                    lance=lance_term(lance),
-                    stones=action.stones,
-                    bet=bet,
-                )
-            deje, bet = bet, action.stones
-        else:
-            by = action.stones if action.stones is not None else min_envite
-            if by < 1:
-                raise BettingError(
-                    "In {lance}, a raise must be of at least one stone ('una más'), not {stones}.",
-                    code="raise_too_small",
-                    lance=lance_term(lance),
-                    stones=by,
-                )
-            deje, bet = bet, bet + by
-        bettor = answering
-        accepted = []
+        ordago, bet, deje = _raised(action, lance, ordago, bet, deje, min_envite)
+        bettor, accepted = answering, []
         pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
+    if pending and pairs:
+        raise BettingError(
+            "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
+            code="unanswered_bet",
+            lance=lance_term(lance),
+            action=str(actions[-1]),
+        )
     if pending:
         raise BettingError(
             (
@@ -596,9 +568,4 @@ def _resolve_individual(
             lance=lance_term(lance),
             count=len(pending),
         )
-    if not accepted:
-        return TableBetting(Outcome.NO_QUERIDO, deje, speakers[bettor])
-    players = tuple(speakers[i] for i in sorted([bettor, *accepted]))
-    if ordago:
-        return TableBetting(Outcome.ORDAGO, 0, None, players)
-    return TableBetting(Outcome.QUERIDO, bet, None, players)
+    return bettor, accepted, ordago, bet, deje

@@ -106,6 +106,9 @@ class Declarations:
     winners: dict[str, int] = field(default_factory=dict)  # lance → side that won it
     #: the seats that showed the tío Perete (4-5-6-7) before play, where the rule set plays it
     perete: tuple[int, ...] = ()
+    #: Mus francés: lance → the seat that takes the chips of its accepted bet (the worst hand
+    #: among those in it), where the declarations cannot say it
+    takers: dict[str, int] = field(default_factory=dict)
 
 
 class HandRecord(NamedTuple):

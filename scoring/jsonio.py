@@ -261,7 +261,19 @@ def declarations_from_json(data: Any, seats: int = 4, rules: RuleSet | None = No
         winners[lance] = _SIDES[side]
     perete = _require_list(data.get("perete", []), "declarations.perete")
     perete = tuple(_SEAT_WORDS.get(s, s) if isinstance(s, str) else s for s in perete)
-    return Declarations(tuple(pares), tuple(juego), punto, winners, perete)  # type: ignore[arg-type]
+    takers = {}
+    if data.get("takers") is not None:
+        if rules is None or rules.form is not _FRANCES:
+            raise FormatError(
+                "Only Mus francés names who takes the chips of a bet (declarations.takers); "
+                "this rule set plays {form}.",
+                code="takers_not_frances",
+                field="declarations.takers",
+                form=FORM_TERMS[(rules.form if rules is not None else _PAIRS).value],
+            )
+        for lance, seat in _require_dict(data["takers"], "declarations.takers").items():
+            takers[lance] = _seat_from_json(seat, seats, f"declarations.takers.{lance}"[:60])
+    return Declarations(tuple(pares), tuple(juego), punto, winners, perete, takers)  # type: ignore[arg-type]
 
 
 _SEAT_WORDS = {"mano": 0, "second": 1, "third": 2, "postre": 3}
@@ -297,7 +309,14 @@ def _table_hand_from_json(data: Any, rules: RuleSet, seats: int) -> HandRecord:
             code="unknown_field",
             field=str(sorted(unknown)[0])[:40],
             where=Term("a hand"),
-            fields=["cards", "bets", "declarations"],
+            fields=["cards", "bets", "declarations", "lances", "totals"],
+        )
+    points = data.get("lances") is not None or data.get("totals") is not None
+    if points and data.get("bets"):
+        raise FormatError(
+            "A hand is given by its bets or by its lance points (lances, totals), not both.",
+            code="bets_and_points",
+            field="bets",
         )
     bets_data = data.get("bets")
     bets = _bets_from_json(bets_data) if bets_data else _NO_BETS
@@ -305,6 +324,8 @@ def _table_hand_from_json(data: Any, rules: RuleSet, seats: int) -> HandRecord:
     values = table_values(rules, cards, seats) if cards is not None else None
     decl_data = data.get("declarations")
     decl = declarations_from_json(decl_data, seats, rules) if decl_data is not None else None
+    if points:  # as a paper anotador writes it (scoring.lances)
+        return points_from_json(data, values, decl, rules)  # type: ignore[return-value]
     record = HandRecord(bets, values, decl)
     if bets_data and "punto" in bets_data:
         _check_punto_key(record)
@@ -443,6 +464,7 @@ def _table_score_to_json(score: TableScore) -> dict[str, Any]:
                 "winner": _table_side(score, r.side),
                 "seat": r.seat,
                 "players": list(r.players),
+                "reason": r.reason,
             }
             | ({"taker": r.taker} if score.frances else {})
             for r in score.lances

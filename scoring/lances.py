@@ -15,7 +15,13 @@ juego / punto; an accepted órdago ends the hand), which match.py applies like a
 Must not: hold the betting of a lance (betting.py) or the value of a hand (cards.py); add a
 hand to a game (match.py does; ``check_totals_end`` is its check for totals typed alone).
 
-Seats and sides as in hand.py: side 0 is the pareja mano, side 1 the pareja postre.
+Seats and sides as in hand.py: side 0 is the pareja mano, side 1 the pareja postre. The same
+entry serves the other classic forms (scoring.table): in trios a side is mano's or postre's
+three, so a bonus is a sum over up to three holders; in individual Mus each seat is a side and
+a bonus is the player's own; an accepted bet there goes to the best hand among those in it, so
+with the cards its taker must beat somebody who could have been in it. Messages name a side or
+a seat as scoring.table does ("the mano's side", "the postre"). Mus francés keeps no lance
+points: it counts chips, and who takes them is not a figure the anotador writes.
 
 Terms: lance, paso, deje, querido, órdago, envite, pares (par, medias, duples), juego, punto,
 anotador (who keeps the score), piedras (stones).
@@ -24,11 +30,11 @@ anotador (who keeps the score), piedras (stones).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.betting import SIDE_NAMES, Outcome
 from scoring.cards import HandValue
-from scoring.errors import DeclarationError, FormatError, Phrase, lance_term, shown
+from scoring.errors import CardError, DeclarationError, FormatError, Phrase, lance_term, shown
 from scoring.hand import (
     _PARES_TERMS,
     JUEGO_NONE,
@@ -43,7 +49,10 @@ from scoring.hand import (
     declarations_from_cards,
 )
 from scoring.messages import Term
-from scoring.rules import RuleSet
+from scoring.rules import Form, RuleSet
+from scoring.table import TableLance, TableScore, who_term
+from scoring.table import _check_against_cards as _check_table_against_cards
+from scoring.table import _check_declarations as _check_table_declarations
 
 HOWS = ("paso", "deje", "querido", "ordago")
 _OUTCOMES = {
@@ -52,7 +61,8 @@ _OUTCOMES = {
     "querido": Outcome.QUERIDO,
     "ordago": Outcome.ORDAGO,
 }
-#: players of one pair (the pairs form: two); the bonuses are sums over them
+#: players of one pair (the pairs form: two; a trio three, a player alone one); the bonuses
+#: are sums over them
 PLAYERS_PER_SIDE = 2
 PARES_BONUSES = (1, 2, 3)  # par, medias, duples
 JUEGO_BONUSES = (2, 3)  # any other juego, 31
@@ -103,19 +113,50 @@ def minimum_hand(rules: RuleSet) -> int:
     return 3 if rules.dejes else 1
 
 
-def score_points(rules: RuleSet, points: LancePoints) -> HandScore:
+class _Table(NamedTuple):
+    """Who scores together at a table of the rule set's form."""
+
+    pairs: bool  # the pairs form: its messages name "pareja mano" / "pareja postre"
+    two: bool  # two sides (pairs, trios), seats alternating; otherwise each seat is a side
+    seats: int
+    sides: int
+    per_side: int  # the players of one side, so the holders a bonus can be the sum of
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.two else seat
+
+    def who(self, side: int) -> Term | Phrase:
+        return who_term(self.two, side, self.seats)
+
+
+def _table(rules: RuleSet) -> _Table:
+    form = rules.form
+    if form is Form.PAIRS:
+        return _Table(True, True, 4, 2, PLAYERS_PER_SIDE)
+    if form is Form.FRANCES:
+        raise DeclarationError(
+            "Mus francés is counted in chips, which lance points do not say: enter the hand by "
+            "its bets, with the cards or what each player declared.",
+            code="lance_points_frances",
+        )
+    n = rules.players
+    if form is Form.TRIOS:
+        return _Table(False, True, n, 2, n // 2)
+    return _Table(False, False, n, n, 1)
+
+
+def score_points(rules: RuleSet, points: LancePoints) -> HandScore | TableScore:
     """The hand's events in counting order, after checking every figure."""
-    if points.declarations is not None:
-        _check_declarations(rules, points.declarations)
-        _check_perete_declared(rules, points.declarations)
-    perete = _perete_events(rules, points)
+    table = _table(rules)
+    _check_given(rules, points, table)
+    perete = _perete_events(rules, points) if table.pairs else ()
     if not points.lances:
-        return _score_totals(rules, points, perete)
-    holds = _holdings(rules, points)
+        return _score_totals(rules, points, perete, table)
+    holds = _holdings(rules, points, table)
     dejes: list[ScoreEvent] = []
     count: list[ScoreEvent] = []
     decided = []
-    totals = [0, 0]
+    totals = [0] * table.sides
     names = _lance_names(points, holds)
     ordago = None
     for name in names:
@@ -137,16 +178,16 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore:
                     code="lance_missing",
                     lance=lance_term(name),
                 )
-            if holds is not None and _held_sides(holds, name):
+            if holds is not None and _held_sides(holds, name, table):
                 raise DeclarationError(
                     "{lance} is missing: the cards say it was played.",
                     code="lance_missing_held",
                     lance=lance_term(name),
                 )
             continue
-        stones, bonus = _check_point(rules, name, point, holds)
+        stones, bonus = _check_point(rules, name, point, holds, table)
         side = point.to
-        decided.append((name, _outcome(name, point, holds), side, None, ()))
+        decided.append((name, _outcome(name, point, holds, table), side, None, ()))
         if point.how == "ordago":
             ordago = ScoreEvent(name, side, 0, "ordago")
             continue
@@ -163,34 +204,102 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore:
     for event in perete:
         totals[event.side] += event.stones
     if points.totals is not None and ordago is None:
-        for side in (0, 1):
+        for side in range(table.sides):
             if points.totals[side] != totals[side]:
-                raise DeclarationError(
-                    "Pareja {side} has {total} written as its total, but its lances add up to "
-                    "{parts}.",
-                    code="total_not_sum",
-                    side=SIDE_NAMES[side],
-                    total=points.totals[side],
-                    parts=totals[side],
-                )
+                _raise_not_sum(table, side, points.totals[side], totals[side])
     events = (*perete, *dejes) if ordago is not None else (*perete, *dejes, *count)
+    if not table.pairs:
+        return _table_score(table, events, ordago, decided, points.cards)
     return HandScore(tuple(events), ordago, tuple(decided), points.cards)
 
 
-def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, int]) -> None:
-    """Totals typed alone do not say in which order they were counted: when both pairs would
-    reach the target with them, who won the game cannot be known (``before``: the pareja mano's
-    and the pareja postre's stones before the hand)."""
+def _table_score(
+    table: _Table,
+    events: tuple[ScoreEvent, ...],
+    ordago: ScoreEvent | None,
+    decided: list | tuple,
+    cards: tuple[HandValue, ...] | None,
+) -> TableScore:
+    """The hand as scoring.table gives a hand of trios or individual Mus: its events per side
+    (or seat), and each lance's taker, written by the anotador."""
+    lances = tuple(
+        TableLance(name, outcome, side, None, (), None, None, table.seats, table.two)
+        for name, outcome, side, _seat, _speakers in decided
+    )
+    return TableScore(tuple(events), ordago, lances, cards, table.sides)
+
+
+def _check_given(rules: RuleSet, points: LancePoints, table: _Table) -> None:
+    """The cards, declarations and totals given with the points fit the table."""
+    if points.cards is not None and len(points.cards) != table.seats:
+        raise CardError(
+            "Give the cards of the {count} players, in seat order from mano.",
+            code="hands_count",
+            count=table.seats,
+            given=len(points.cards),
+        )
+    if points.totals is not None and (
+        not isinstance(points.totals, (tuple, list)) or len(points.totals) != table.sides
+    ):
+        raise DeclarationError(
+            "Give one total for each side of the table: {count}, in order from mano.",
+            code="totals_count",
+            count=table.sides,
+        )
+    decl = points.declarations
+    if decl is None:
+        return
+    if table.pairs:
+        _check_declarations(rules, decl)
+        _check_perete_declared(rules, decl)
+        return
+    _check_table_declarations(rules, decl, table.seats)
+    if points.cards is not None:
+        _check_table_against_cards(rules, decl, points.cards, table.seats)
+
+
+def _raise_not_sum(table: _Table, side: int, total: int, parts: int) -> None:
+    if table.pairs:
+        raise DeclarationError(
+            "Pareja {side} has {total} written as its total, but its lances add up to {parts}.",
+            code="total_not_sum",
+            side=SIDE_NAMES[side],
+            total=total,
+            parts=parts,
+        )
+    raise DeclarationError(
+        "The total written for {who} is {total}, but its lances add up to {parts}.",
+        code="total_not_sum_table",
+        who=table.who(side),
+        total=total,
+        parts=parts,
+    )
+
+
+def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, ...]) -> None:
+    """Totals typed alone do not say in which order they were counted: when two sides or more
+    would reach the target with them, who won the game cannot be known (``before``: each
+    side's stones before the hand, from the pareja mano's / the mano's)."""
     if points.lances or points.totals is None:
         return
     target = rules.stones_per_game
-    if all(before[s] + points.totals[s] >= target for s in (0, 1)):
+    reaching = sum(1 for s, total in enumerate(points.totals) if before[s] + total >= target)
+    if reaching < 2:
+        return
+    if len(before) == 2:
         raise DeclarationError(
             "With these totals both pairs reach {target}, and only the first to get there wins: "
             "enter this hand lance by lance, so the count says who it was.",
             code="totals_both_reach_target",
             target=target,
         )
+    raise DeclarationError(
+        "With these totals {count} players reach {target}, and only the first to get there "
+        "wins: enter this hand lance by lance, so the count says who it was.",
+        code="totals_many_reach_target",
+        count=reaching,
+        target=target,
+    )
 
 
 def bets_after(points: LancePoints, lance: str) -> str | None:
@@ -238,8 +347,10 @@ def _seat(seat: int) -> Term:
     return seat_term(SEAT_NAMES[seat])
 
 
-def _score_totals(rules: RuleSet, points: LancePoints, perete: tuple[ScoreEvent, ...]) -> HandScore:
-    """Quick mode: each pair's total, checked for possibility."""
+def _score_totals(
+    rules: RuleSet, points: LancePoints, perete: tuple[ScoreEvent, ...], table: _Table
+) -> HandScore:
+    """Quick mode: each side's total, checked for possibility."""
     if points.totals is None:
         raise DeclarationError(
             "Give the points of each lance, or at least each pair's total.",
@@ -255,58 +366,105 @@ def _score_totals(rules: RuleSet, points: LancePoints, perete: tuple[ScoreEvent,
             )
     least = minimum_hand(rules) + len(perete)
     if sum(totals) < least:
-        raise DeclarationError(
-            "A hand gives at least {least} stones between both pairs (grande and chica 1 each, "
-            "juego or punto at least 1), but the totals are {mano}-{postre}. A hand ended by an "
-            "órdago is entered lance by lance.",
-            code="totals_too_few",
-            least=least,
-            mano=totals[0],
-            postre=totals[1],
-        )
-    most = 4 * rules.stones_per_game + 2 * max(_PARES_SUMS | _JUEGO_SUMS) + 2
-    for side in (0, 1):
-        if totals[side] > most:
+        if table.pairs:
             raise DeclarationError(
-                "Pareja {side} cannot score {value} in one hand: the most is {most} (every "
+                "A hand gives at least {least} stones between both pairs (grande and chica 1 "
+                "each, juego or punto at least 1), but the totals are {mano}-{postre}. A hand "
+                "ended by an órdago is entered lance by lance.",
+                code="totals_too_few",
+                least=least,
+                mano=totals[0],
+                postre=totals[1],
+            )
+        raise DeclarationError(
+            "A hand gives at least {least} stones to the table (grande and chica 1 each, juego "
+            "or punto at least 1), but the totals add up to {given}. A hand ended by an órdago "
+            "is entered lance by lance.",
+            code="totals_too_few_table",
+            least=least,
+            given=sum(totals),
+        )
+    pares_sums, juego_sums = _sums(table)
+    most = 4 * rules.stones_per_game + max(pares_sums) + max(juego_sums) + 2
+    for side in range(table.sides):
+        if totals[side] > most:
+            if table.pairs:
+                raise DeclarationError(
+                    "Pareja {side} cannot score {value} in one hand: the most is {most} (every "
+                    "lance won with a bet of a whole game, and every bonus).",
+                    code="total_too_many",
+                    side=SIDE_NAMES[side],
+                    value=totals[side],
+                    most=most,
+                )
+            raise DeclarationError(
+                "A total of {value} for {who} cannot be: the most in one hand is {most} (every "
                 "lance won with a bet of a whole game, and every bonus).",
-                code="total_too_many",
-                side=SIDE_NAMES[side],
+                code="total_too_many_table",
+                who=table.who(side),
                 value=totals[side],
                 most=most,
             )
     events = [*perete]
-    for side in (0, 1):
+    for side in range(table.sides):
         rest = totals[side] - sum(e.stones for e in perete if e.side == side)
         if rest < 0:
-            raise DeclarationError(
-                "Pareja {side} has {total} written as its total, but its lances add up to {parts}.",
-                code="total_not_sum",
-                side=SIDE_NAMES[side],
-                total=totals[side],
-                parts=totals[side] - rest,
-            )
+            _raise_not_sum(table, side, totals[side], totals[side] - rest)
         if rest:
             events.append(ScoreEvent("hand", side, rest, "total"))
+    if not table.pairs:
+        return _table_score(table, tuple(events), None, (), points.cards)
     return HandScore(tuple(events), None, (), points.cards)
 
 
-def _holdings(rules: RuleSet, points: LancePoints) -> dict[str, tuple[int, int, int, int]] | None:
-    """What each seat holds in pares (1/2/3) and juego (its bonus), and each seat's punto, from
-    the cards or the declarations; None when neither was given."""
-    if points.cards is not None:
-        decl = declarations_from_cards(rules, points.cards)
-        pares = decl.pares
-        juego = tuple(c.juego_bonus for c in points.cards)
+def _sums(table: _Table) -> tuple[frozenset[int], frozenset[int]]:
+    """Every bonus of pares and of juego one side can score."""
+    if table.per_side == PLAYERS_PER_SIDE:
+        return _PARES_SUMS, _JUEGO_SUMS
+    return bonus_sums(PARES_BONUSES, table.per_side), bonus_sums(JUEGO_BONUSES, table.per_side)
+
+
+def _holdings(rules: RuleSet, points: LancePoints, table: _Table) -> dict[str, Any] | None:
+    """What each seat holds in pares (1/2/3) and juego (its bonus), the side each lance went
+    to by the cards (or as declared), and the cards; None when neither cards nor declarations
+    were given."""
+    cards = points.cards
+    if cards is not None:
+        pares = tuple(c.pares for c in cards)
+        juego = tuple(c.juego_bonus for c in cards)
+        if table.pairs:
+            winners = declarations_from_cards(rules, cards).winners
+        else:
+            winners = _winners_from_cards(cards, pares, juego, table)
     elif points.declarations is not None:
         decl = points.declarations
         pares = decl.pares
         juego = tuple(
             0 if j == JUEGO_NONE else 2 if j == JUEGO_OTHER else _juego_bonus(j) for j in decl.juego
         )
+        winners = decl.winners
     else:
         return None
-    return {"pares": pares, "juego": juego, "winners": decl.winners}  # type: ignore[dict-item]
+    return {"pares": pares, "juego": juego, "winners": winners, "cards": cards}
+
+
+def _winners_from_cards(
+    cards: tuple[HandValue, ...], pares: tuple[int, ...], juego: tuple[int, ...], table: _Table
+) -> dict[str, int]:
+    """The side of the best hand among those who may speak in each lance (equal hands: the seat
+    nearer mano)."""
+    everybody = range(table.seats)
+    found = {}
+    for name, key, seats in (
+        ("grande", 0, everybody),
+        ("chica", 1, everybody),
+        ("pares", 2, [s for s in everybody if pares[s]]),
+        ("juego", 3, [s for s in everybody if juego[s]]),
+        ("punto", 4, everybody if not any(juego) else ()),
+    ):
+        if seats:
+            found[name] = table.side(max(seats, key=lambda s: (cards[s].keys[key], -s)))
+    return found
 
 
 def _juego_bonus(declared: int) -> int:
@@ -346,31 +504,41 @@ def _lance_names(points: LancePoints, holds: dict | None) -> tuple[str, ...]:
     return ("grande", "chica", "pares", last)
 
 
-def _held_sides(holds: dict, name: str) -> set[int]:
+def _held_sides(holds: dict, name: str, table: _Table) -> set[int]:
     if name in ("pares", "juego"):
-        return {s % 2 for s in range(4) if holds[name][s]}
-    return {0, 1}
+        return {table.side(s) for s in range(table.seats) if holds[name][s]}
+    return set(range(table.sides))
 
 
-def _outcome(name: str, point: LancePoint, holds: dict | None) -> Outcome:
-    held = _held_sides(holds, name) if holds is not None else {0, 1}
+def _outcome(name: str, point: LancePoint, holds: dict | None, table: _Table) -> Outcome:
+    held = _held_sides(holds, name, table) if holds is not None else {0, 1}
     if point.how == "paso" and name in ("pares", "juego") and len(held) < 2:
         return Outcome.NOT_PLAYED
     return _OUTCOMES[point.how]
 
 
 def _check_point(
-    rules: RuleSet, name: str, point: LancePoint, holds: dict | None
+    rules: RuleSet, name: str, point: LancePoint, holds: dict | None, table: _Table
 ) -> tuple[int, int]:
     """The stones and the bonus of one lance, after checking both are possible (and agree with
     the cards or declarations when given)."""
     lance = lance_term(name)
-    if point.to not in (0, 1):
+    if isinstance(point.to, bool) or point.to not in range(table.sides):
+        if table.two:
+            raise FormatError(
+                "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+                code="lance_to_word",
+                field=f"lances.{name}",
+                lance=lance,
+                value=shown(point.to),
+            )
         raise FormatError(
-            "The pair that took {lance} is 'mano' or 'postre', not {value}.",
-            code="lance_to_word",
+            "Who took {lance} is a seat counted from mano: a number from 0 to {last}, 'mano' "
+            "or 'postre', not {value}.",
+            code="lance_to_seat",
             field=f"lances.{name}",
             lance=lance,
+            last=table.seats - 1,
             value=shown(point.to),
         )
     if point.how not in HOWS:
@@ -392,8 +560,8 @@ def _check_point(
             )
     stones = _check_stones(rules, name, point)
     if holds is not None:
-        _check_taker(name, point, holds)
-    bonus = _check_bonus(name, point, holds)
+        _check_taker(name, point, holds, table)
+    bonus = _check_bonus(name, point, holds, table)
     return stones, bonus
 
 
@@ -472,9 +640,9 @@ def _possible_deje(rules: RuleSet, stones: int) -> bool:
     return stones == 1 or rules.min_envite <= stones < rules.stones_per_game
 
 
-def _check_taker(name: str, point: LancePoint, holds: dict) -> None:
-    """The pair that took the lance, against the cards or declarations."""
-    sides = _held_sides(holds, name)
+def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> None:
+    """The side that took the lance, against the cards or declarations."""
+    sides = _held_sides(holds, name, table)
     if not sides:
         raise DeclarationError(
             "Nobody has {lance}, so no pair can have won it; leave its winner out.",
@@ -484,36 +652,102 @@ def _check_taker(name: str, point: LancePoint, holds: dict) -> None:
     if len(sides) == 1:
         (side,) = sides
         if point.to != side:
+            if table.pairs:
+                raise DeclarationError(
+                    "Pareja {declared} cannot have won {lance}: only pareja {side} has {lance}.",
+                    code="winner_not_held",
+                    lance=lance_term(name),
+                    declared=SIDE_NAMES[point.to],
+                    side=SIDE_NAMES[side],
+                )
             raise DeclarationError(
-                "Pareja {declared} cannot have won {lance}: only pareja {side} has {lance}.",
-                code="winner_not_held",
+                "{lance} cannot have gone to {declared}: only {who} has {lance}.",
+                code="winner_not_held_table",
                 lance=lance_term(name),
-                declared=SIDE_NAMES[point.to],
-                side=SIDE_NAMES[side],
+                declared=table.who(point.to),
+                who=table.who(side),
             )
         if point.how != "paso":
+            if table.pairs:
+                raise DeclarationError(
+                    "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance "
+                    "is bet only when both pairs have it.",
+                    code="lance_not_played",
+                    lance=lance_term(name),
+                    side=SIDE_NAMES[side],
+                )
+            if not table.two:
+                raise DeclarationError(
+                    "Nobody could bet in {lance}: only one player has {lance}, and a lance is "
+                    "bet only when two players or more have it.",
+                    code="lance_one_player",
+                    lance=lance_term(name),
+                )
             raise DeclarationError(
-                "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet "
-                "only when both pairs have it.",
-                code="lance_not_played",
+                "Nobody could bet in {lance}: only {who} has {lance}, and a lance is bet only "
+                "when both sides have it.",
+                code="lance_not_played_side",
                 lance=lance_term(name),
-                side=SIDE_NAMES[side],
+                who=table.who(side),
             )
         return
+    if point.to not in sides:  # each player a side: the taker must hold the lance
+        raise DeclarationError(
+            "{lance} cannot have gone to {declared}, who has no {lance}.",
+            code="taker_without_lance",
+            lance=lance_term(name),
+            declared=table.who(point.to),
+        )
     if point.how == "deje":
-        return  # the pair that bet takes it, whatever its cards
+        return  # the side that bet takes it, whatever its cards
+    cards = holds["cards"]
+    if not table.two and point.how != "paso" and cards is not None:
+        # an accepted bet goes to the best hand among those in it, who need not be all: the
+        # taker must beat one player at least who may have been in the bet
+        _check_beats_somebody(name, point.to, holds, table)
+        return
     winner = holds["winners"].get(name)
     if winner is not None and winner != point.to:
+        if table.pairs:
+            raise DeclarationError(
+                "Pareja {side} is written as taking {lance}, but pareja {winner} won it.",
+                code="taker_contradicts",
+                side=SIDE_NAMES[point.to],
+                lance=lance_term(name),
+                winner=SIDE_NAMES[winner],
+            )
         raise DeclarationError(
-            "Pareja {side} is written as taking {lance}, but pareja {winner} won it.",
-            code="taker_contradicts",
-            side=SIDE_NAMES[point.to],
+            "In {lance}, {who} is written as the taker, but {winner} won it.",
+            code="taker_contradicts_table",
+            who=table.who(point.to),
             lance=lance_term(name),
-            winner=SIDE_NAMES[winner],
+            winner=table.who(winner),
         )
 
 
-def _check_bonus(name: str, point: LancePoint, holds: dict | None) -> int:
+def _check_beats_somebody(name: str, seat: int, holds: dict, table: _Table) -> None:
+    cards = holds["cards"]
+    key = _KEYS[name]
+    if name in ("pares", "juego"):
+        others = [s for s in range(table.seats) if s != seat and holds[name][s]]
+    else:
+        others = [s for s in range(table.seats) if s != seat]
+    mine = (cards[seat].keys[key], -seat)
+    if all((cards[s].keys[key], -s) > mine for s in others):
+        raise DeclarationError(
+            "In {lance}, {who} cannot have won an accepted bet: every other player who could "
+            "be in it has a better hand than {holds}.",
+            code="taker_beats_nobody",
+            lance=lance_term(name),
+            who=table.who(seat),
+            holds=cards[seat].describe(name),
+        )
+
+
+_KEYS = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}
+
+
+def _check_bonus(name: str, point: LancePoint, holds: dict | None, table: _Table) -> int:
     lance = lance_term(name)
     bonus = point.bonus
     if point.how == "ordago":
@@ -532,18 +766,29 @@ def _check_bonus(name: str, point: LancePoint, holds: dict | None) -> int:
                 "The punto bonus is 1, not {bonus}.", code="punto_bonus", bonus=bonus
             )
         return 1
-    sums = _PARES_SUMS if name == "pares" else _JUEGO_SUMS
+    pares_sums, juego_sums = _sums(table)
+    sums = pares_sums if name == "pares" else juego_sums
     if holds is not None:
-        seats = [s for s in range(4) if s % 2 == point.to]
+        seats = [s for s in range(table.seats) if table.side(s) == point.to]
         held = [holds[name][s] for s in seats]
         expected = sum(held)
         if bonus is None:
             return expected
         if bonus != expected:
+            if table.pairs:
+                raise DeclarationError(
+                    "Pareja {side} claims {bonus} for {lance} but holds {holds}: {expected}.",
+                    code="bonus_contradicts",
+                    side=SIDE_NAMES[point.to],
+                    bonus=bonus,
+                    lance=lance,
+                    holds=_holds_phrase(name, held),
+                    expected=expected,
+                )
             raise DeclarationError(
-                "Pareja {side} claims {bonus} for {lance} but holds {holds}: {expected}.",
-                code="bonus_contradicts",
-                side=SIDE_NAMES[point.to],
+                "In {lance}, {who} claims a bonus of {bonus} but holds {holds}: {expected}.",
+                code="bonus_contradicts_table",
+                who=table.who(point.to),
                 bonus=bonus,
                 lance=lance,
                 holds=_holds_phrase(name, held),
@@ -551,33 +796,71 @@ def _check_bonus(name: str, point: LancePoint, holds: dict | None) -> int:
             )
         return expected
     if bonus is None:
+        if table.pairs:
+            raise DeclarationError(
+                "Give the bonus pareja {side} scores in {lance}.",
+                code="bonus_missing",
+                side=SIDE_NAMES[point.to],
+                lance=lance,
+            )
         raise DeclarationError(
-            "Give the bonus pareja {side} scores in {lance}.",
-            code="bonus_missing",
-            side=SIDE_NAMES[point.to],
+            "Give the bonus {who} scores in {lance}.",
+            code="bonus_missing_table",
+            who=table.who(point.to),
             lance=lance,
         )
     if bonus not in sums:
+        values = list(PARES_BONUSES if name == "pares" else JUEGO_BONUSES)
+        if table.pairs:
+            raise DeclarationError(
+                "A bonus of {bonus} in {lance} cannot be: it is a sum of {values} for each "
+                "player of the pair who holds {lance}, so one of {possible}.",
+                code="bonus_impossible",
+                bonus=bonus,
+                lance=lance,
+                values=values,
+                possible=sorted(sums),
+            )
         raise DeclarationError(
-            "A bonus of {bonus} in {lance} cannot be: it is a sum of {values} for each player of "
-            "the pair who holds {lance}, so one of {possible}.",
-            code="bonus_impossible",
+            "A bonus of {bonus} in {lance} cannot be: it is a sum of {values}, one for each "
+            "holder of {lance} on the side that took it (at most {players}), so one of "
+            "{possible}.",
+            code="bonus_impossible_table",
             bonus=bonus,
             lance=lance,
-            values=list(PARES_BONUSES if name == "pares" else JUEGO_BONUSES),
+            values=values,
+            players=table.per_side,
             possible=sorted(sums),
         )
     return bonus
 
 
-def _holds_phrase(name: str, held: list[int]) -> Phrase:
+def _holds_phrase(name: str, held: list[int]) -> Phrase | Term | str:
     terms = _PARES_TERMS if name == "pares" else _JUEGO_WORDS
     words = [terms[h] for h in sorted(held, reverse=True)]
-    if held.count(0) == 1:
-        return Phrase("{first} and nothing else", code="holds_one", first=words[0])
-    if not any(held):
+    nothing = held.count(0)
+    if nothing == len(held):
         return Phrase("nothing", code="holds_nothing")
-    return Phrase("{first} and {second}", code="holds_two", first=words[0], second=words[1])
+    if len(held) == 1:
+        return words[0]  # a player alone
+    if nothing == len(held) - 1:
+        return Phrase("{first} and nothing else", code="holds_one", first=words[0])
+    if len(held) == 2:
+        return Phrase("{first} and {second}", code="holds_two", first=words[0], second=words[1])
+    if nothing:
+        return Phrase(
+            "{first} and {second}, and nothing else",
+            code="holds_two_of_three",
+            first=words[0],
+            second=words[1],
+        )
+    return Phrase(
+        "{first}, {second} and {third}",
+        code="holds_three",
+        first=words[0],
+        second=words[1],
+        third=words[2],
+    )
 
 
 _JUEGO_WORDS = {0: Term("no juego"), 2: Term("a juego other than 31"), 3: "31"}
@@ -604,8 +887,14 @@ def points_from_json(
     data: dict,
     cards: tuple[HandValue, ...] | None,
     declarations: Declarations | None,
+    rules: RuleSet | None = None,
 ) -> LancePoints:
-    """A LancePoints from a hand's ``lances`` and ``totals`` (docs/scoring-json.md)."""
+    """A LancePoints from a hand's ``lances`` and ``totals`` (docs/scoring-json.md). Between
+    two sides a lance's ``to`` is 'mano' or 'postre' and the totals ``{"mano", "postre"}``;
+    where each player is a side, ``to`` is a seat counted from mano (a number, or 'mano' /
+    'postre' for the first and last) and the totals a list in seat order."""
+    two = rules is None or rules.form is Form.PAIRS or rules.form is Form.TRIOS
+    seats = 0 if two else rules.players
     raw_lances = data.get("lances")
     lances: dict[str, LancePoint] = {}
     if raw_lances is not None:
@@ -614,14 +903,14 @@ def points_from_json(
         for name, raw in raw_lances.items():
             if raw is None:
                 continue
-            lances[str(name)[:40]] = _point_from_json(str(name)[:40], raw)
+            lances[str(name)[:40]] = _point_from_json(str(name)[:40], raw, seats)
     totals = data.get("totals")
     if totals is not None:
-        totals = _totals_from_json(totals)
+        totals = _totals_from_json(totals, seats)
     return LancePoints(lances, totals, cards, declarations)  # type: ignore[arg-type]
 
 
-def _point_from_json(name: str, raw: Any) -> LancePoint:
+def _point_from_json(name: str, raw: Any, seats: int = 0) -> LancePoint:
     field = f"lances.{name}"
     if not isinstance(raw, dict):
         raise FormatError("{field} must be a JSON object.", code="not_object", field=field)
@@ -635,7 +924,19 @@ def _point_from_json(name: str, raw: Any) -> LancePoint:
             fields=sorted(_POINT_KEYS),
         )
     to = raw.get("to")
-    if to not in SIDE_NAMES:
+    if seats:
+        seat = _seat(to, seats)
+        if seat is None:
+            raise FormatError(
+                "Who took {lance} is a seat counted from mano: a number from 0 to {last}, "
+                "'mano' or 'postre', not {value}.",
+                code="lance_to_seat",
+                field=field,
+                lance=lance_term(name),
+                last=seats - 1,
+                value=shown(to),
+            )
+    elif to not in SIDE_NAMES:
         raise FormatError(
             "The pair that took {lance} is 'mano' or 'postre', not {value}.",
             code="lance_to_word",
@@ -643,12 +944,33 @@ def _point_from_json(name: str, raw: Any) -> LancePoint:
             lance=lance_term(name),
             value=shown(to),
         )
+    else:
+        seat = SIDE_NAMES.index(to)
     how = raw.get("how", "paso")
     how = _HOW_WORDS.get(how.strip().lower(), how) if isinstance(how, str) else how
-    return LancePoint(SIDE_NAMES.index(to), how, raw.get("stones"), raw.get("bonus"))
+    return LancePoint(seat, how, raw.get("stones"), raw.get("bonus"))
 
 
-def _totals_from_json(raw: Any) -> tuple[Any, Any]:
+def _seat(raw: Any, seats: int) -> int | None:
+    if raw == "mano":
+        return 0
+    if raw == "postre":
+        return seats - 1
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < seats:
+        return raw
+    return None
+
+
+def _totals_from_json(raw: Any, seats: int = 0) -> tuple[Any, ...]:
+    if seats:
+        if not isinstance(raw, list) or len(raw) != seats:
+            raise FormatError(
+                "{field} is a list of {count} totals, one per player in seat order from mano.",
+                code="totals_list",
+                field="totals",
+                count=seats,
+            )
+        return tuple(raw)
     if isinstance(raw, dict):
         unknown = raw.keys() - set(SIDE_NAMES)
         if unknown:

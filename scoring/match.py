@@ -213,9 +213,10 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
     )
 
 
-def _by_side(state: MatchState, stones: tuple[int, int]) -> tuple[int, int]:
-    """Stones of the pareja mano and the pareja postre of the next hand."""
-    return stones[state.team_of_side(0)], stones[state.team_of_side(1)]
+def _by_side(state: MatchState, stones: tuple[int, ...]) -> tuple[int, ...]:
+    """Stones of each side of the next hand: the pareja mano's and the pareja postre's (in
+    individual Mus, the mano's first, then each seat in speaking order)."""
+    return tuple(stones[state.team_of_side(side)] for side in range(state.rules.sides))
 
 
 def _check_nothing_bet_after(record: HandRecord | LancePoints, lance: str, target: int) -> None:

@@ -31,7 +31,10 @@ Scoring (docs/rules.md has each rule and the reading chosen where the sources ar
   fichas apostadas el jugador con la peor mano»); what classic scoring gives as a stone (a lance
   en paso, a deje, a bonus) is a chip its player puts in the centre («para apuntarse la
   puntuación extra, se dejarán las fichas correspondientes en el centro»); an accepted órdago:
-  the best hand gives all its chips to the worst. Getting rid of chips is the aim.
+  the best hand gives all its chips to the worst. Getting rid of chips is the aim. Without
+  cards, the declarations give the winners as in individual Mus, and the worst hand of an
+  accepted bet is derived where they say it (two in the bet; pares, juego or punto by value)
+  or named by the table (``Declarations.takers``).
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ from scoring.cards import (
     value_table,
 )
 from scoring.cards import juego_rank as _juego_rank
-from scoring.errors import CardError, DeclarationError, lance_term, seat_term, shown
+from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
 from scoring.hand import (
     _JUEGO_BONUS,
     _PARES_TERMS,
@@ -92,6 +95,97 @@ class TableLance(NamedTuple):
     seat: int | None  # the seat with the best hand among those in it, when that decided it
     players: tuple[int, ...]  # the seats that could speak, or those in an accepted bet
     taker: int | None = None  # Mus francés: the worst hand of an accepted bet (takes the chips)
+    cards: tuple[HandValue, ...] | None = None  # every seat's hand, when the cards were given
+    seats: int = 0  # the players at the table
+    two_sides: bool = True  # pairs and trios; otherwise each seat is its own side
+
+    # As scoring.hand.LanceResult: the comparison behind the result is worked out only when
+    # asked for, since scoring a hand needs the winner, not the explanation.
+    @property
+    def reason(self) -> str:
+        """Why the lance went where it did, in English (``explanation`` in any language)."""
+        return self.explanation.message
+
+    @property
+    def explanation(self) -> Phrase:
+        """Why the lance went where it did, as a message part any language can render: the
+        same phrases as the pairs' (scoring.hand.LanceResult), a side or a seat named as the
+        form names it; in Mus francés, also who takes the chips of an accepted bet."""
+        lance = lance_term(self.lance)
+        if self.side is None:
+            return Phrase("nobody has {lance}", code="reason_nobody", lance=lance)
+        who = self._who(self.side)
+        if self.outcome is Outcome.NO_QUERIDO:
+            return Phrase(
+                "{who} bet and the envite was refused (no quiero)",
+                code="reason_refused_table",
+                who=who,
+            )
+        if self.outcome is Outcome.NOT_PLAYED:
+            return Phrase("only {who} has {lance}", code="reason_only_table", who=who, lance=lance)
+        cards, seat = self.cards, self.seat
+        if cards is None or seat is None:
+            # without cards: the winner the table declared, or what the declarations say
+            return self._with_taker(
+                Phrase(
+                    "{who} won {lance} (declared)",
+                    code="reason_declared_table",
+                    who=who,
+                    lance=lance,
+                )
+            )
+        key = _KEYS[self.lance]
+        own = seat % 2 if self.two_sides else seat
+        others = [s for s in self.players if (s % 2 if self.two_sides else s) != own]
+        best = cards[seat]
+        mine = best.describe(self.lance)
+        if not others:
+            return Phrase("only {who} has {lance}", code="reason_only_table", who=who, lance=lance)
+        other = cards[max(others, key=lambda s: (cards[s].keys[key], -s))]
+        theirs = other.describe(self.lance)
+        if other.keys[key] == best.keys[key]:
+            why = Phrase(
+                "{mine} ties with {theirs}; the player nearer mano wins",
+                code="reason_tie",
+                mine=mine,
+                theirs=theirs,
+            )
+        elif best.real and self.lance == "juego" and best.points == other.points:
+            why = Phrase(
+                "{mine} beats {theirs} (31 real, whatever the seat)",
+                code="reason_real",
+                mine=mine,
+                theirs=theirs,
+            )
+        else:
+            why = Phrase("{mine} beats {theirs}", code="reason_beats", mine=mine, theirs=theirs)
+        return self._with_taker(why)
+
+    def _who(self, side: int) -> Term | Phrase:
+        return who_term(self.two_sides, side, self.seats)
+
+    def _with_taker(self, why: Phrase) -> Phrase:
+        """Mus francés: an accepted bet's chips go to the worst hand among those in it."""
+        if self.taker is None:
+            return why
+        taker = self._who(self.taker)
+        if self.cards is None:
+            return Phrase(
+                "{reason}; {taker} has the worst hand and takes the chips",
+                code="reason_takes_chips",
+                reason=why,
+                taker=taker,
+            )
+        return Phrase(
+            "{reason}; {taker} has the worst hand ({holds}) and takes the chips",
+            code="reason_takes_chips_cards",
+            reason=why,
+            taker=taker,
+            holds=self.cards[self.taker].describe(self.lance),
+        )
+
+
+_KEYS = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}
 
 
 class TableScore(NamedTuple):
@@ -165,6 +259,14 @@ def side_of(rules: RuleSet, seat: int) -> int:
     return seat % 2 if rules.sides == 2 else seat
 
 
+def who_term(two_sides: bool, side: int, seats: int) -> Term | Phrase:
+    """Who scores, as a phrase names them inside a sentence: "the mano's side" between two
+    sides, "the second" (a seat counted from mano) when each player is a side."""
+    if two_sides:
+        return Term("the mano's side") if side == 0 else Term("the postre's side")
+    return Phrase("the {seat}", code="reason_seat", seat=seat_term(seat_name(side, seats)))
+
+
 def side_term(rules: RuleSet, side: int, seats: int) -> Term:
     """A side as a message names it."""
     if rules.sides == 2:
@@ -175,6 +277,8 @@ def side_term(rules: RuleSet, side: int, seats: int) -> Term:
 def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) -> TableScore:
     """Score one hand of any form. ``seats``: the players still at the table (Mus francés,
     where players who ran out of chips leave); by default the rule set's players."""
+    if not isinstance(record, tuple):
+        return record.score(rules)  # a hand written as lance points (scoring.lances)
     n = rules.players if seats is None else seats
     bets, cards, decl = record
     two_sides = rules.sides == 2
@@ -186,18 +290,11 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
             count=n,
             given=len(cards),
         )
-    if cards is None:
-        if decl is None:
-            raise DeclarationError(
-                "A hand needs either the players' cards or what each player declared.",
-                code="nothing_recorded_table",
-            )
-        if frances:
-            raise DeclarationError(
-                "In Mus francés give the players' cards: the worst hand in each accepted bet "
-                "takes the chips, and declarations do not say which it is.",
-                code="frances_needs_cards",
-            )
+    if cards is None and decl is None:
+        raise DeclarationError(
+            "A hand needs either the players' cards or what each player declared.",
+            code="nothing_recorded_table",
+        )
     if decl is not None:
         _check_declarations(rules, decl, n)
         if cards is not None:
@@ -237,13 +334,15 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
                 players = betting.players
             winner, best = _lance_winner(rules, cards, decl, name, key, players, side, n)
             if frances and outcome is not Outcome.PASO:
-                taker = min(players, key=lambda s: (cards[s].keys[key], -s))
-        lances.append(TableLance(name, outcome, winner, best, players, taker))
+                taker = _chip_taker(rules, cards, decl, name, key, players, winner, n)
+        lances.append(TableLance(name, outcome, winner, best, players, taker, cards, n, two_sides))
         if outcome is Outcome.NO_QUERIDO and rules.dejes:
             dejes.append(ScoreEvent(name, winner, betting.stones, "deje"))
         if outcome is Outcome.ORDAGO:
             _check_nothing_after_ordago(bets, index, name, anybody_juego)
-            ordago = ScoreEvent(name, winner if not frances else best, 0, "ordago")
+            if frances and decl is not None:
+                _check_takers_used(rules, decl, lances, n)
+            ordago = ScoreEvent(name, winner if not frances or best is None else best, 0, "ordago")
             return TableScore(
                 tuple(dejes), ordago, tuple(lances), cards, n if not two_sides else 2, frances
             )
@@ -263,9 +362,119 @@ def score_table(rules: RuleSet, record: HandRecord, seats: int | None = None) ->
             bonus = sum(held[s] for s in everybody if side(s) == winner)
             if bonus:
                 count.append(ScoreEvent(name, winner, bonus, "bonus"))
+    if frances and decl is not None:
+        _check_takers_used(rules, decl, lances, n)
     return TableScore(
         tuple(dejes) + tuple(count), None, tuple(lances), cards, 2 if two_sides else n, frances
     )
+
+
+def _chip_taker(
+    rules: RuleSet,
+    cards: tuple[HandValue, ...] | None,
+    decl: Declarations | None,
+    name: str,
+    key: int,
+    players: tuple[int, ...],
+    best: int,
+    n: int,
+) -> int:
+    """Mus francés: the seat that takes the chips of an accepted bet, the worst hand among
+    ``players`` (of equal hands, the seat farther from mano): from the cards, else from the
+    declarations where they say it, else as the table named it (``declarations.takers``)."""
+    declared = decl.takers.get(name) if decl is not None else None
+    if declared is not None and declared not in players:
+        raise DeclarationError(
+            "{taker} cannot take the chips of {lance}: they were not in the bet.",
+            code="taker_not_in_bet",
+            taker=side_term(rules, declared, n),
+            lance=lance_term(name),
+        )
+    if cards is not None:
+        worst = min(players, key=lambda s: (cards[s].keys[key], -s))
+        if declared is not None and declared != worst:
+            raise DeclarationError(
+                "{taker} was entered as taking the chips of {lance}, but the cards give the "
+                "worst hand to {worst}.",
+                code="taker_contradicts_cards",
+                taker=side_term(rules, declared, n),
+                lance=lance_term(name),
+                worst=side_term(rules, worst, n),
+            )
+        return worst
+    worst = _derived_worst(rules, decl, key, players, best)
+    if worst is not None:
+        if declared is not None and declared != worst:
+            raise DeclarationError(
+                "{taker} cannot take the chips of {lance}: the declarations give the worst "
+                "hand to {worst}.",
+                code="taker_contradicts_declarations",
+                taker=side_term(rules, declared, n),
+                lance=lance_term(name),
+                worst=side_term(rules, worst, n),
+            )
+        return worst
+    if declared is None:
+        raise DeclarationError(
+            "Who takes the chips of the bet in {lance}? Without the cards, name the worst hand "
+            "among the players in it (declarations.takers).",
+            code="taker_missing",
+            lance=lance_term(name),
+        )
+    if declared == best:
+        raise DeclarationError(
+            "{taker} won {lance} with the best hand in the bet, so cannot also take its chips "
+            "with the worst: name another player in it.",
+            code="taker_is_winner",
+            taker=side_term(rules, declared, n),
+            lance=lance_term(name),
+        )
+    return declared
+
+
+def _derived_worst(
+    rules: RuleSet, decl: Declarations, key: int, players: tuple[int, ...], best: int
+) -> int | None:
+    """The worst hand among ``players`` from the declarations alone; None when they do not
+    say (grande and chica; pares of the same kind; a juego declared without its number)."""
+    if len(players) == 2:
+        return players[0] if players[1] == best else players[1]
+    if key < 2:
+        return None
+    if key == 2:
+        low = min(decl.pares[s] for s in players)
+        lowest = [s for s in players if decl.pares[s] == low]
+        return lowest[0] if len(lowest) == 1 else None
+    if key == 3:
+        if any(decl.juego[s] == JUEGO_OTHER for s in players):
+            return None
+        real = rules.real_31 is not Real31.OFF
+        return min(
+            players,
+            key=lambda s: (
+                _juego_rank(31, real=real)
+                if decl.juego[s] == JUEGO_REAL
+                else _juego_rank(decl.juego[s]),
+                -s,
+            ),
+        )
+    if decl.punto is None:
+        return None
+    return min(players, key=lambda s: (decl.punto[s], -s))
+
+
+def _check_takers_used(
+    rules: RuleSet, decl: Declarations, lances: list[TableLance], n: int
+) -> None:
+    """A chip-taker is named only for a lance whose bet was accepted."""
+    accepted = {lance.lance for lance in lances if lance.taker is not None}
+    for name in decl.takers:
+        if name not in accepted:
+            raise DeclarationError(
+                "Nobody takes chips in {lance}: no bet was accepted there, so leave its taker out.",
+                code="taker_without_bet",
+                lance=lance_term(name),
+            )
 
 
 class _Betting(NamedTuple):
@@ -442,6 +651,21 @@ def _check_declarations(rules: RuleSet, decl: Declarations, n: int) -> None:
             code="winner_without_punto",
             lance=lance_term("punto"),
         )
+    for lance, who in decl.takers.items():
+        if (
+            rules.form is not _FRANCES
+            or lance not in ("grande", "chica", "pares", "juego", "punto")
+            or isinstance(who, bool)
+            or not isinstance(who, int)
+            or not 0 <= who < n
+        ):
+            raise DeclarationError(
+                "A chip-taker is a seat of a Mus francés table in grande, chica, pares, juego or "
+                "punto (got {lance}: {seat}).",
+                code="table_taker_format",
+                lance=shown(lance),
+                seat=shown(who),
+            )
     for lance, who in decl.winners.items():
         if (
             lance not in ("grande", "chica", "pares", "juego", "punto")

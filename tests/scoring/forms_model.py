@@ -314,12 +314,100 @@ def declared(rules: RuleSet, hand: TableHand) -> dict[str, Any]:
     if not any(r.has_juego for r in refs):
         result["punto"] = [r.points for r in refs]
     winners = {}
+    takers = {}
     for index, ending in enumerate(hand.endings):
         if ending is None or ending.outcome in ("not_played", "no_querido"):
             continue
         name = lance_name(refs, index)
-        seat = best(refs, name, ending.players or speakers(refs, index))
+        players = ending.players or speakers(refs, index)
+        seat = best(refs, name, players)
         side = side_of(rules, seat)
         winners[name] = ("mano", "postre")[side] if two_sides(rules) else side
+        if rules.form is Form.FRANCES and ending.outcome in ("querido", "ordago"):
+            # 001: «se llevará las fichas apostadas el jugador con la peor mano»
+            takers[name] = worst(refs, name, players)
     result["winners"] = winners
+    if takers:
+        result["takers"] = takers
     return result
+
+
+def reasons(rules: RuleSet, hand: TableHand) -> list[tuple[str, str, int | None]]:
+    """Why each lance went where it did, as (lance, the reason's code, the seat that takes the
+    chips in Mus francés or None): nobody or only one side holds it, the bet was refused, or the
+    best hand of the winner's side against the best of the others in it (a tie goes to the seat
+    nearer mano; a 31 real beats another 31 wherever it sits)."""
+    refs = hand.refs
+    found = []
+    frances = rules.form is Form.FRANCES
+    for index, ending in enumerate(hand.endings):
+        if ending is None:
+            break
+        name = lance_name(refs, index)
+        who = speakers(refs, index)
+        taker = None
+        if ending.outcome == "not_played":
+            code = "reason_only_table" if who else "reason_nobody"
+        elif ending.outcome == "no_querido":
+            code = "reason_refused_table"
+        else:
+            players = ending.players or who
+            top = best(refs, name, players)
+            others = [s for s in players if side_of(rules, s) != side_of(rules, top)]
+            other = best(refs, name, others)
+            if refs[other].key(name) == refs[top].key(name):
+                code = "reason_tie"
+            elif name == "juego" and refs[top].real and refs[top].points == refs[other].points:
+                code = "reason_real"
+            else:
+                code = "reason_beats"
+            if frances and ending.outcome in ("querido", "ordago"):
+                taker = worst(refs, name, players)
+        found.append((name, code, taker))
+    return found
+
+
+def paper(rules: RuleSet, hand: TableHand) -> dict[str, dict[str, Any]]:
+    """The hand as a paper anotador writes it (classic scoring: pairs, trios, individual): for
+    each lance played, who took it (a side's word between two sides, else the seat), how, the
+    stones of a deje or an accepted bet, and the bonus of pares and juego — the bonus of every
+    holder on the taker's side (000 «Scoring»), in individual Mus the taker's own."""
+    refs = hand.refs
+    lances: dict[str, dict[str, Any]] = {}
+    for index, ending in enumerate(hand.endings):
+        if ending is None:
+            break
+        name = lance_name(refs, index)
+        who = speakers(refs, index)
+        stones = None
+        if ending.outcome == "not_played":
+            if not who:
+                continue  # nobody has it: the anotador writes nothing
+            to, how = side_of(rules, who[0]), "paso"
+        elif ending.outcome == "no_querido":
+            to, how = ending.side, "deje"
+            stones = ending.stones if rules.dejes else None
+        else:
+            to = side_of(rules, best(refs, name, ending.players or who))
+            how = ending.outcome
+            stones = ending.stones if how == "querido" else None
+        point: dict[str, Any] = {"to": ("mano", "postre")[to] if two_sides(rules) else to}
+        point["how"] = how
+        if stones is not None:
+            point["stones"] = stones
+        if name in ("pares", "juego") and how != "ordago":
+            mine = [s for s in who if side_of(rules, s) == to]
+            point["bonus"] = _bonus(refs, index, mine)
+        lances[name] = point
+    return lances
+
+
+def side_totals(rules: RuleSet, hand: TableHand) -> list[int] | None:
+    """Each side's stones in the hand (None when an accepted órdago ended it)."""
+    events, ordago = classic_events(rules, hand)
+    if ordago is not None:
+        return None
+    totals = [0] * (2 if two_sides(rules) else len(hand.refs))
+    for _lance, side, stones, _kind in events:
+        totals[side] += stones
+    return totals

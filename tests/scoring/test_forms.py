@@ -436,11 +436,12 @@ def test_an_answer_after_everybody_answered_is_refused():
     assert error.value.code == "action_after_end"
 
 
-def test_frances_needs_the_cards():
+def test_frances_without_cards_needs_the_winners_as_the_other_forms():
+    """Mus francés is entered with declarations too (tests/scoring/test_frances_declared.py)."""
     rules = _rules("frances", 3)
     with pytest.raises(DeclarationError) as error:
         score_hand(rules, hand_from_json({"declarations": {"pares": ["none"] * 3}}, rules))
-    assert error.value.code == "frances_needs_cards"
+    assert error.value.code == "winner_missing"
 
 
 def test_a_declared_winner_who_was_not_in_the_bet_is_refused():
