@@ -190,21 +190,35 @@ def test_a_trios_result_sent_as_a_list_of_hands_is_checked_by_the_engine():
     assert m.status == Match.Status.CONFIRMED and m.winner_id == m.entry_a_id
 
 
-def test_lance_points_in_a_trios_hand_are_refused_not_passed_over():
-    match, organizer = trios_match()
-    with_points = {**ORDINARY, "totals": {"mano": 9, "postre": 3}}
-    with pytest.raises(Invalid) as error:
-        add(match, with_points, "p1")
-    assert error.value.code == "points_form" and error.value.params["hand"] == 1
+PAPER = {  # ORDINARY as a paper anotador writes it
+    "lances": {
+        "grande": {"to": "mano", "how": "querido", "stones": 2},
+        "chica": {"to": "postre", "how": "deje", "stones": 1},
+        "pares": {"to": "mano", "how": "paso", "bonus": 4},
+        "juego": {"to": "postre", "how": "paso", "bonus": 5},
+    },
+    "declarations": {
+        "pares": ["duples", "none", "par", "none", "none", "none"],
+        "juego": ["none", "31", "none", "32", "none", "none"],
+    },
+}
+
+
+def test_a_trios_hand_written_as_lance_points_is_scored_and_checked():
+    match, _ = trios_match()
+    wrong = {**PAPER, "lances": {**PAPER["lances"], "pares": {**PAPER["lances"]["pares"]}}}
+    wrong["lances"]["pares"]["bonus"] = 5  # duples (3) and par (1) make 4
+    with pytest.raises((Invalid, ScoringError)) as error:
+        add(match, wrong, "p0")
+    assert "4" in str(error.value) and fresh(match).hands.count() == 0
+
+    answer = add(match, PAPER, "p1")
+    assert answer.hand["score"]["stones"] == {"mano": 6, "postre": 6}  # as ORDINARY's bets say
+
+
+def test_a_trios_hand_with_both_bets_and_lance_points_is_refused_and_nothing_stored():
+    match, _ = trios_match()
+    with pytest.raises((Invalid, ScoringError)) as error:
+        add(match, {**ORDINARY, "totals": {"mano": 9, "postre": 3}}, "p1")
+    assert error.value.code == "bets_and_points" and "Hand 1" in str(error.value)
     assert fresh(match).hands.count() == 0
-    with pytest.raises(Invalid) as error:
-        svc.match_result_submit(
-            match=match,
-            side="organizer",
-            payload={"hands": [with_points]},
-            idempotency_key="o1",
-            version=0,
-            via="account",
-            actor=organizer,
-        )
-    assert error.value.code == "points_form"

@@ -197,7 +197,8 @@ def test_home_leads_to_the_penas_season(client_org, club):
         reverse("circuits:interpena-new"),
     ):
         assert f'href="{season_page}"' in body
-    assert client_org.get(reverse("leagues:organizer-team-leagues", args=[club.slug])).status_code == 200
+    team_leagues = reverse("leagues:organizer-team-leagues", args=[club.slug])
+    assert client_org.get(team_leagues).status_code == 200
 
 
 def test_home_without_a_pena_offers_to_create_one(client):

@@ -29,10 +29,6 @@ from django.utils import timezone
 
 from config.errors import Conflict, Invalid, StaleVersion
 from config.queue import enqueue_on_commit
-from scoring import Form, RuleSet
-from scoring.errors import FORM_TERMS, ScoringError
-from scoring.jsonio import hand_from_json
-from scoring.lances import LancePoints
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
@@ -139,30 +135,6 @@ def lost_race() -> Conflict:
     return StaleVersion(
         "The result changed on another device; reload and try again.", code="stale_version"
     )
-
-
-def check_points_form(rules: RuleSet, payloads: list[Any]) -> None:
-    """A hand written as lance points (``lances``, ``totals``) is read by scoring.lances for
-    the forms it knows; in any other (trios, until the engine reads them) those fields would be
-    passed over without a word, so the hand is refused instead of scored without them."""
-    if rules.form is Form.PAIRS:
-        return
-    for number, raw in enumerate(payloads, start=1):
-        if not (isinstance(raw, dict) and ("lances" in raw or "totals" in raw)):
-            continue
-        hand = {k: v for k, v in raw.items() if k != "start"}
-        try:
-            if isinstance(hand_from_json(hand, rules), LancePoints):
-                continue
-        except ScoringError:
-            continue  # the fold names what is wrong with it, and in which hand
-        raise Invalid(
-            "Hand {hand}: a hand of {form} is entered with its bets and the players' cards or "
-            "declarations; lance points ('lances', 'totals') are for pairs.",
-            code="points_form",
-            hand=number,
-            form=FORM_TERMS[rules.form.value],
-        )
 
 
 # --- Storing -------------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from tournaments.services.results.common import (
     answer_write,
     check_key,
     check_playable,
-    check_points_form,
     check_version,
     key_reused,
     lock_match,
@@ -164,7 +163,6 @@ def match_hand_add(
         number = len(hands) + 1
         _check_start(hand, number)
         payloads = [h.payload for h in hands] + [hand]
-        check_points_form(rules, payloads[-1:])
         records = hand_records(rules, payloads)
         penalties = match_penalty_games(match=locked, rules=rules)
         fold_hands(rules, first_mano_position(locked), penalties, records, start_of(payloads))

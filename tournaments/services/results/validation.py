@@ -30,7 +30,7 @@ from tournaments.selectors.results import (
     match_penalty_games,
     match_rules,
 )
-from tournaments.services.results.common import RECORDED, check_points_form
+from tournaments.services.results.common import RECORDED
 
 
 def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
@@ -68,7 +68,6 @@ def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
             "recorded at this table.",
             code="hands_format",
         )
-    check_points_form(rules, raw)
     state, _ = fold_hands(rules, first_mano_position(match), penalties, hand_records(rules, raw))
     if not state.finished:
         raise _unfinished(rules, state)
