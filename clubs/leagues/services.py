@@ -434,8 +434,13 @@ def division_remove(*, league: League, actor: User, division_id: int, via: str =
                 division=str(division_id)[:20],
             )
         Phase.objects.select_for_update().filter(pk=division.phase_id).first()
-        matches = Match.objects.select_for_update().filter(round__phase_id=division.phase_id)
-        decided = matches.exclude(status=Match.Status.PENDING).count()
+        # the matches locked: a result on its way waits for the removal, then finds no match
+        statuses = list(
+            Match.objects.select_for_update()
+            .filter(round__phase_id=division.phase_id)
+            .values_list("status", flat=True)
+        )
+        decided = any(status != Match.Status.PENDING for status in statuses)
         entered = ResultSubmission.objects.filter(match__round__phase_id=division.phase_id)
         if decided or entered.exists():
             raise Conflict(
