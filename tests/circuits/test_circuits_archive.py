@@ -259,3 +259,28 @@ def test_an_archive_of_version_2_still_imports(desk, season):
     assert answer.status_code == 201, answer.json()
     assert Club.objects.get(slug="pena-txoko").language == "es"
     assert (Circuit.objects.count(), Interpena.objects.count()) == (0, 0)
+
+
+def test_a_circuit_pointing_at_a_tournament_outside_the_archive_refuses_it_all(desk, season):
+    club, *_ = season
+    archive = export(desk, club)
+    wipe(club)
+    archive["circuits"][0]["tournaments"] = [987654]
+    answer = imported(desk, resealed(archive))
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["code"] == "archive_reference"
+    assert error["params"]["where"] == "circuits[0].tournaments"
+    assert not Club.objects.filter(slug="pena-txoko").exists() and not Circuit.objects.exists()
+
+
+def test_a_circuit_whose_points_table_its_rules_refuse_refuses_it_all(desk, season):
+    club, *_ = season
+    archive = export(desk, club)
+    wipe(club)
+    archive["circuits"][0]["points_table"] = [10, 50]
+    answer = imported(desk, resealed(archive))
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert (error["code"], error["params"]["field"]) == ("archive_value", "points_table")
+    assert not Club.objects.filter(slug="pena-txoko").exists()
