@@ -433,11 +433,12 @@ def division_remove(*, league: League, actor: User, division_id: int, via: str =
                 code="division_not_found",
                 division=str(division_id)[:20],
             )
-        Phase.objects.select_for_update().filter(pk=division.phase_id).first()
-        # the matches locked: a result on its way waits for the removal, then finds no match
+        # its matches locked (only their rows, in id order, as the result services lock one):
+        # a result on its way waits for the removal, then finds no match
         statuses = list(
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .filter(round__phase_id=division.phase_id)
+            .order_by("pk")
             .values_list("status", flat=True)
         )
         decided = any(status != Match.Status.PENDING for status in statuses)
