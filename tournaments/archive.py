@@ -10,15 +10,16 @@ type (each refusal an Invalid with its own code, naming where); and the remappin
 that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
 a Mus francés table's finishing order) to the ids an import gives the rows.
 
-The archive (version 2)::
+The archive (version 3)::
 
-    {"format": "amarrako.archive", "version": 2, "exported_at": "…", "scope": "club" | "tournament",
+    {"format": "amarrako.archive", "version": 3, "exported_at": "…", "scope": "club" | "tournament",
      "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
      "pairs": [...], "tournaments": [{…, "entries": [...], "individual_entries": [...],
      "phases": [{…, "groups": [...], "rounds": [{…, "matches": [{…, "submissions": [...],
      "hands": [...], "substitutions": [...], "late_penalties": [...]}],
      "frances_tables": [{…, "seats": [...], "frances_submissions": [...]}]}]}],
-     "audit": [...]}], "leagues": [...], "checksum": "sha256:…"}
+     "audit": [...]}], "leagues": [...], "circuits": [...], "interpenas": [...],
+     "checksum": "sha256:…"}
 
 Versions. Every field of a version is required: a record without one is damaged.
 
@@ -28,13 +29,19 @@ Versions. Every field of a version is required: a record without one is damaged.
   ``frances_table_size``, an entry's ``player_three`` (trios) and ``drawn`` (a partnership the
   draw made), the players who entered alone (``individual_entries``), Mus francés tables
   (``frances_tables`` with their ``seats`` and ``frances_submissions``), and the sections of
-  the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py). An archive of
-  version 1 opens as version 2 with ADDED_IN_2's values (pairs, no house rules, nobody alone,
-  no leagues), so it imports as it always did.
+  the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py).
+- 3 adds the peña's ``language`` (its e-mails') and the sections ``circuits`` and
+  ``interpenas`` (clubs/circuits/archive.py).
+
+An older archive opens as the current version with the values each later version added
+(ADDED_IN: for version 1 pairs, no house rules, nobody alone; for version 2 Spanish e-mails;
+each section absent from the version it was added in opens empty), so it imports as it always
+did.
 
 Every record that others point at carries its ``id`` in the exporting instance; references
 (``pair``, ``entry_a``, ``winner``, ``source``, ``player_three``, a seat's ``entry``, …) are
-those ids, valid only inside the archive.
+those ids, valid only inside the archive; REFERENCES says, for each kind of record, which of
+its fields point at which kind (the importer remaps them all through that one table).
 The importer gives every row a new id. Users are not exported (another instance has other
 accounts): who created a row or made an audited change is kept as a user name in ``actor``,
 for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
@@ -59,7 +66,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 2
+VERSION = 3
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48
@@ -90,6 +97,7 @@ FIELDS: dict[str, dict[str, str]] = {
         "contact_email": "str",
         "contact_phone": "str",
         "default_preset": "str?",
+        "language": "str",
     },
     "clubs": {"slug": "str", "name": "str"},
     "presets": {"name": "str", **RULES},
@@ -276,21 +284,53 @@ CHILDREN: dict[str, tuple[str, ...]] = {
 #: the top-level lists of records
 TOP = ("clubs", "presets", "players", "pairs", "tournaments")
 
+#: the fields that hold another record's archive id, by kind of record: field → the kind it
+#: points at ("kind" one id or null, "kind[]" a list of ids). The importer resolves them all
+#: through this one table (tournaments.services.archive.ArchiveIds.refs); the sections of the
+#: apps above tournaments add theirs when they register.
+REFERENCES: dict[str, dict[str, str]] = {
+    "pairs": {"player_one": "players", "player_two": "players"},
+    "entries": {"pair": "pairs", "player_three": "players"},
+    "individual_entries": {"player": "players"},
+    "phases": {"source": "phases"},
+    "groups": {"entries": "entries[]"},
+    "matches": {
+        "group": "groups",
+        "entry_a": "entries",
+        "entry_b": "entries",
+        "winner": "entries",
+    },
+    "seats": {"entry": "individual_entries"},
+    "substitutions": {"entry": "entries", "replaced": "players", "substitute": "players"},
+    "late_penalties": {"entry": "entries"},
+    "audit": {"match": "matches"},
+}
+
 SCOPES = ("club", "tournament")
 
 #: the top-level lists that apps above tournaments add to an archive (clubs.leagues adds
-#: "leagues"): tournaments never import them, so each registers its records' shape here when
-#: Django starts (``section_register``), its export in tournaments.selectors.archive and its
-#: import in tournaments.services.archive. An archive of version 2 holds each (empty in a
-#: tournament's archive); one of version 1 opens with each empty.
+#: "leagues", clubs.circuits "circuits" and "interpenas"): tournaments never import them, so
+#: each registers its records' shape here when Django starts (``section_register``), its
+#: export in tournaments.selectors.archive and its import in tournaments.services.archive. An
+#: archive holds each section of its version (empty in a tournament's archive); an older one
+#: opens with each section it could not hold empty.
 SECTIONS: list[str] = []
+
+#: the version that added each section (an archive of an older version opens with it empty)
+SECTION_SINCE: dict[str, int] = {}
 
 
 def section_register(
-    name: str, fields: Mapping[str, Mapping[str, str]], children: Mapping[str, tuple[str, ...]]
+    name: str,
+    fields: Mapping[str, Mapping[str, str]],
+    children: Mapping[str, tuple[str, ...]],
+    *,
+    references: Mapping[str, Mapping[str, str]] | None = None,
+    since: int = 2,
 ) -> None:
     """Add the top-level list ``name`` of records of kind ``name``, with the fields of each
-    kind it nests and their CHILDREN. Registering the same section again changes nothing."""
+    kind it nests, their CHILDREN, their REFERENCES and the format version that added the
+    section. Registering the same section again changes nothing."""
     if name in SECTIONS:
         return
     clash = (set(fields) & set(FIELDS)) | (set(children) & set(CHILDREN))
@@ -298,7 +338,9 @@ def section_register(
         raise ValueError(f"archive kinds registered twice: {sorted(clash)}")
     FIELDS.update({kind: dict(f) for kind, f in fields.items()})
     CHILDREN.update(children)
+    REFERENCES.update({kind: dict(r) for kind, r in (references or {}).items()})
     SECTIONS.append(name)
+    SECTION_SINCE[name] = since
 
 
 #: what version 1 lacked, by kind of record: an archive of version 1 opens with these values
@@ -316,6 +358,12 @@ ADDED_IN_2: dict[str, dict[str, Any]] = {
     "entries": {"player_three": None, "drawn": False},
     "rounds": {"frances_tables": []},
 }
+
+#: what version 2 lacked: a peña's e-mails were in Spanish
+ADDED_IN_3: dict[str, dict[str, Any]] = {"club": {"language": "es"}}
+
+#: by version, what it added to each kind of record (an older archive opens with these values)
+ADDED_IN: dict[int, dict[str, dict[str, Any]]] = {2: ADDED_IN_2, 3: ADDED_IN_3}
 
 
 # --- Building ----------------------------------------------------------------------------------
@@ -484,8 +532,8 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
         )
     if _has_nul(data):
         raise _damaged("(text)", Term("a NUL character"))
-    if version == 1:
-        data = _from_version_1(data)
+    if version < VERSION:
+        data = _upgraded(data, version)
     if data.get("scope") not in SCOPES:
         raise _damaged("scope", Term("neither 'club' nor 'tournament'"))
     _check_record("club", data.get("club"), "club")
@@ -494,23 +542,28 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
     return data
 
 
-def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
-    """A version-1 archive with the fields version 2 added, at their ADDED_IN_2 values (a
-    record that already has one keeps it; what is not a record is left for the checks)."""
+def _upgraded(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """An archive of an older ``version`` with the fields each later version added, at their
+    ADDED_IN values (a record that already has one keeps it; what is not a record is left for
+    the checks), and each section added since then empty."""
 
-    def filled(kind: str, value: Any) -> Any:
+    def filled(added: dict[str, dict[str, Any]], kind: str, value: Any) -> Any:
         if not isinstance(value, dict):
             return value
-        out = {**ADDED_IN_2.get(kind, {}), **value}
+        out = {**added.get(kind, {}), **value}
         for child in CHILDREN.get(kind, ()):
             if isinstance(out.get(child), list):
-                out[child] = [filled(child, item) for item in out[child]]
+                out[child] = [filled(added, child, item) for item in out[child]]
         return out
 
-    data = {**{name: [] for name in SECTIONS}, **data}
-    for kind in TOP:
-        if isinstance(data.get(kind), list):
-            data[kind] = [filled(kind, item) for item in data[kind]]
+    absent = {name: [] for name in SECTIONS if SECTION_SINCE.get(name, 2) > version}
+    data = {**absent, **data}
+    for later in range(version + 1, VERSION + 1):
+        added = ADDED_IN.get(later, {})
+        data["club"] = filled(added, "club", data.get("club"))
+        for kind in TOP:
+            if isinstance(data.get(kind), list):
+                data[kind] = [filled(added, kind, item) for item in data[kind]]
     return data
 
 

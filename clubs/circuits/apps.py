@@ -12,3 +12,9 @@ class CircuitsConfig(AppConfig):
         # Registers the circuits' tasks in every process: tournaments queue
         # circuits.tournament_changed by its name after a result or a tournament's end.
         from clubs.circuits import tasks  # noqa: F401
+
+        # A peña's archive (tournaments/archive.py) carries its circuits and the interpeñas it
+        # hosted: tournaments never import the circuits, so they add their part here.
+        from clubs.circuits.archive import register
+
+        register()

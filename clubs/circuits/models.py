@@ -44,6 +44,9 @@ class Circuit(models.Model):
     best_results = models.PositiveSmallIntegerField(null=True, blank=True)
     #: names of clubs.circuits.ranking.Tiebreak, in order
     tiebreaks = models.JSONField(default=default_tiebreaks)
+    #: a private circuit exists only for the organizers and members of its peñas and the
+    #: organizers it names (its pages and API answer 404 to everybody else; lists hide it)
+    is_public = models.BooleanField(_("público"), default=True)
     clubs = models.ManyToManyField(Club, related_name="circuits")
     #: organizers named besides those of its peñas
     organizers = models.ManyToManyField(

@@ -1,12 +1,13 @@
 """Reads of circuits and interpeñas, and who may manage them.
 
 Responsible for: finding a circuit or an interpeña from a URL (NotFound otherwise; a private
-interpeña does not exist outside its two peñas), who manages a circuit (an organizer of any of
-its peñas, or one it names; clubs.roles decides who organizes a peña) and who acts for a side
-of an interpeña (its peña's organizers; its captain, or any of them when none is named,
-confirms the team result); a page of a circuit's stored ranking; the inputs of the ranking
-(``circuit_ranking_inputs``: the finished tournaments' standings snapshots, read in a fixed
-number of queries); an interpeña's boards and their results.
+circuit does not exist outside its peñas' organizers and members and its named organizers, a
+private interpeña outside its two peñas), the circuits a user may list, who manages a circuit
+(an organizer of any of its peñas, or one it names; clubs.roles decides who organizes a peña)
+and who acts for a side of an interpeña (its peña's organizers; its captain, or any of them
+when none is named, confirms the team result); a page of a circuit's stored ranking; the
+inputs of the ranking (``circuit_ranking_inputs``: the finished tournaments' standings
+snapshots, read in a fixed number of queries); an interpeña's boards and their results.
 
 Must not: write, or compute a tournament's standings (it reads the stored snapshots).
 
@@ -42,12 +43,40 @@ SIDES = (HOME, AWAY)
 # --- Circuits ------------------------------------------------------------------------------
 
 
-def circuit_list() -> QuerySet[Circuit]:
-    return Circuit.objects.order_by("-created_at", "name")
+def circuit_can_see(*, user: User, circuit: Circuit) -> bool:
+    """A public circuit is for everybody; a private one for the organizers and members of its
+    peñas (any role) and the organizers it names."""
+    if circuit.is_public:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser or circuit.organizers.filter(pk=user.pk).exists():
+        return True
+    return circuit.clubs.filter(memberships__user=user).exists()
 
 
-def circuit_get(*, slug: str) -> Circuit:
-    circuit = Circuit.objects.filter(slug=slug).first()
+def circuit_list(*, user: User) -> QuerySet[Circuit]:
+    """The circuits ``user`` may see: the public ones, and the private ones of their peñas."""
+    qs = Circuit.objects.order_by("-created_at", "name")
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return qs
+    if user is None or not user.is_authenticated:
+        return qs.filter(is_public=True)
+    theirs = Circuit.objects.filter(Q(clubs__memberships__user=user) | Q(organizers=user)).values(
+        "pk"
+    )
+    return qs.filter(Q(is_public=True) | Q(pk__in=theirs))
+
+
+def _circuit_visible(circuit: Circuit | None, user: User) -> Circuit | None:
+    if circuit is None or not circuit_can_see(user=user, circuit=circuit):
+        return None
+    return circuit
+
+
+def circuit_get(*, slug: str, user: User) -> Circuit:
+    """The circuit from a URL; a private one does not exist for who may not see it."""
+    circuit = _circuit_visible(Circuit.objects.filter(slug=slug).first(), user)
     if circuit is None:
         raise NotFound(
             "There is no circuit '{slug}'.", code="circuit_not_found", slug=str(slug)[:80]
@@ -55,8 +84,8 @@ def circuit_get(*, slug: str) -> Circuit:
     return circuit
 
 
-def circuit_get_by_id(*, circuit_id: int) -> Circuit:
-    circuit = Circuit.objects.filter(pk=circuit_id).first()
+def circuit_get_by_id(*, circuit_id: int, user: User) -> Circuit:
+    circuit = _circuit_visible(Circuit.objects.filter(pk=circuit_id).first(), user)
     if circuit is None:
         raise NotFound(
             "There is no circuit {circuit_id}.", code="circuit_id_not_found", circuit_id=circuit_id
@@ -85,14 +114,14 @@ def circuits_managed_by(*, user: User) -> QuerySet[Circuit]:
     if user is None or not user.is_authenticated:
         return Circuit.objects.none()
     if user.is_superuser:
-        return circuit_list()
+        return circuit_list(user=user)
     clubs = clubs_organized_by(user).values("pk")
     ids = (
         Circuit.objects.filter(clubs__in=clubs)
         .values("pk")
         .union(Circuit.objects.filter(organizers=user).values("pk"))
     )
-    return circuit_list().filter(pk__in=[row["pk"] for row in ids])
+    return circuit_list(user=user).filter(pk__in=[row["pk"] for row in ids])
 
 
 def circuit_tournaments(*, circuit: Circuit) -> list[Tournament]:

@@ -12,9 +12,11 @@ confirmed or corrected, and ``circuits_reconcile`` (Celery beat, ``circuits.reco
 rebuilds every ranking older than the last change of its finished tournaments.
 
 Rules of a circuit: a peña joins when one of its organizers who also manages the circuit adds
-it (nobody adds another's peña); only public tournaments of its peñas join it (the ranking is
-public); a tournament counts once it is finished. The points table has 1 to 64 places, each
-0–10,000 and none above the one before; participation 0–10,000; best N from 1 to 100 or none.
+it (nobody adds another's peña); only public tournaments of its peñas join it; a tournament
+counts once it is finished. A circuit is public unless its organizers make it private
+(``is_public``: clubs.circuits.selectors hides it from all but its peñas' organizers and
+members and its named organizers). The points table has 1 to 64 places, each 0–10,000 and
+none above the one before; participation 0–10,000; best N from 1 to 100 or none.
 
 Must not: compute standings (tournaments do) or rank (the pure core does).
 
@@ -52,6 +54,7 @@ FIELDS = (
     "participation_points",
     "best_results",
     "tiebreaks",
+    "is_public",
 )
 
 
@@ -145,7 +148,14 @@ def _tiebreaks(value: Any) -> list[str]:
     return list(value)
 
 
+def _public(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Invalid("Whether the circuit is public is true or false.", code="circuit_public_flag")
+    return value
+
+
 CHECKS = {
+    "is_public": _public,
     "name": _name,
     "region": lambda v: _short(v, "region"),
     "season": lambda v: _short(v, "season"),

@@ -34,9 +34,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.urls import reverse
+
 from clubs.leagues.models import Division, Jornada, League, Postponement
 from clubs.models import Club
 from tournaments.archive import parse_date, parse_datetime, section_register
+from tournaments.models import Tournament
 from tournaments.selectors.archive import SECTION_EXPORTERS
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
@@ -91,10 +94,23 @@ FIELDS: dict[str, dict[str, str]] = {
 
 CHILDREN = {"leagues": ("jornadas", "divisions"), "divisions": ("postponements",)}
 
+#: the references the import resolves through tournaments' one table (ArchiveIds.refs); a
+#: division's ``resting`` points at entries or players by the league's kind, so it is mapped
+#: here
+REFERENCES = {
+    "divisions": {
+        "tournament": "tournaments",
+        "phase": "phases",
+        "schedule": "entries[]",
+        "players": "players[]",
+    },
+    "postponements": {"match": "matches"},
+}
+
 
 def register() -> None:
     """Add the leagues to tournaments' archive (its shape, export and import)."""
-    section_register(SECTION, FIELDS, CHILDREN)
+    section_register(SECTION, FIELDS, CHILDREN, references=REFERENCES, since=2)
     SECTION_EXPORTERS[SECTION] = leagues_export
     SECTION_IMPORTERS[SECTION] = leagues_import
 
@@ -165,7 +181,7 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
 def _remap(values: Any, ids: ArchiveIds, kind: str, where: str) -> list[int]:
     if not isinstance(values, list):
         raise archive_value_refused(where, where.rsplit(".", 1)[-1])
-    return [ids.get(kind, ref, where).pk for ref in values]
+    return [ids.pk(kind, ref, where) for ref in values]
 
 
 def leagues_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: User) -> None:
@@ -200,8 +216,8 @@ def leagues_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: User
 
 
 def _division(d: dict, where: str, league: League, ids: ArchiveIds) -> None:
-    tournament = ids.get("tournaments", d["tournament"], f"{where}.tournament")
-    phase = ids.get("phases", d["phase"], f"{where}.phase")
+    refs = ids.refs("divisions", d, where)
+    tournament, phase = refs["tournament"], refs["phase"]
     if phase.tournament_id != tournament.pk:
         raise archive_value_refused(where, "phase")
     resting = d["resting"]
@@ -216,21 +232,27 @@ def _division(d: dict, where: str, league: League, ids: ArchiveIds) -> None:
         relegate=d["relegate"],
         tournament=tournament,
         phase=phase,
-        schedule=_remap(d["schedule"], ids, "entries", f"{where}.schedule"),
+        schedule=refs["schedule"],
         resting={
-            str(number): _remap(refs, ids, rest_kind, f"{where}.resting")
-            for number, refs in resting.items()
+            str(number): _remap(rested, ids, rest_kind, f"{where}.resting")
+            for number, rested in resting.items()
         },
     )
     archive_checked(division, where)
     division.save()
-    division.players.set(_remap(d["players"], ids, "players", f"{where}.players"))
+    # the division's tournament is managed by its league again, as division_create leaves it
+    Tournament.objects.filter(pk=tournament.pk).update(
+        managed_by=Tournament.ManagedBy.LEAGUE,
+        managed_label=f"{league.name} {league.season} · {division.name}",
+        managed_url=reverse("leagues:organizer-league", kwargs={"league_id": league.pk}),
+    )
+    division.players.set(refs["players"])
     postponements = []
     for n, p in enumerate(d["postponements"]):
         at = f"{where}.postponements[{n}]"
         postponement = Postponement(
-            match=ids.get("matches", p["match"], f"{at}.match"),
             division=division,
+            **ids.refs("postponements", p, at),
             deadline=parse_date(p["deadline"]),
             reason=p["reason"],
             outcome=p["outcome"],

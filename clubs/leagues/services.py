@@ -1,5 +1,7 @@
-"""Writes of the leagues: a league and its calendar, divisions, each jornada's draw and its
-publishing, postponed matches and what is decided after their deadline, the next season.
+"""Writes of the leagues: a league and its calendar, its points and tiebreaks changed after
+its creation, divisions (added; removed while none of their matches has a result), each
+jornada's draw and its publishing, postponed matches and what is decided after their
+deadline, the next season.
 
 Responsible for: the league's own rows, and playing each division as a tournament of the peña
 through tournaments' services (created, pairs registered, started, one liguilla phase) so that
@@ -55,7 +57,7 @@ from config.errors import Conflict, Invalid, NotFound
 from tournaments import draw_manager
 from tournaments.draw import Group as DrawGroup
 from tournaments.draw import Pairing, Reason, round_robin_schedule
-from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.models import AuditEntry, Entry, Match, Phase, ResultSubmission, Round, Tournament
 from tournaments.services import registration as registration_services
 from tournaments.services import results as results_services
 from tournaments.services import rounds as rounds_services
@@ -265,6 +267,51 @@ def league_calendar_set(*, league: League, actor: User, dates: Sequence[Any]) ->
     return selectors.jornadas_of(league=league)
 
 
+#: what an organizer may change in a league after creating it (league_rules_update)
+RULES = ("points_win", "points_loss", "points_walkover_loss", "tiebreaks")
+
+
+def league_rules_update(*, league: League, actor: User, via: str = "api", **changes: Any) -> League:
+    """Change the league's points (``points_win``, ``points_loss``, ``points_walkover_loss``)
+    and ``tiebreaks`` at any time. The standings are computed from the results with the
+    league's rules on every read, so they follow at once; the change is audited on every
+    division's tournament (``league_rules_changed``, old and new values)."""
+    unknown = set(changes) - set(RULES)
+    if unknown:
+        raise TypeError(f"unknown league rules {sorted(unknown)}")
+    checked = {
+        name: (_tiebreaks(value) if name == "tiebreaks" else _points(name, value))
+        for name, value in changes.items()
+    }
+    with transaction.atomic():
+        league = _lock_league(league, actor)
+        old = {name: getattr(league, name) for name in checked}
+        new = {name: value for name, value in checked.items() if old[name] != value}
+        if not new:
+            return league
+        for name, value in new.items():
+            setattr(league, name, value)
+        if league.points_win <= league.points_loss:
+            raise Invalid(
+                "A win must give more league points than a loss.", code="league_points_order"
+            )
+        league.save(update_fields=list(new))
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                tournament_id=tournament_id,
+                action="league_rules_changed",
+                actor=actor if actor is not None and actor.is_authenticated else None,
+                via=via,
+                old={name: old[name] for name in new},
+                new=new,
+            )
+            for tournament_id in Division.objects.filter(league=league).values_list(
+                "tournament_id", flat=True
+            )
+        )
+    return league
+
+
 # --- Divisions ----------------------------------------------------------------------------------
 
 
@@ -368,6 +415,63 @@ def division_create(
         if players:
             division.players.set(players)
     return division
+
+
+def division_remove(*, league: League, actor: User, division_id: int, via: str = "api") -> None:
+    """Remove a division and its tournament while none of its matches has a result (none
+    entered, confirmed, forfeited or decided: Conflict ``division_has_results`` otherwise, and
+    it stays). The divisions below move up a level; the removal is audited on the tournaments
+    of the divisions that stay (``league_division_removed``)."""
+    with transaction.atomic():
+        league = _lock_league(league, actor)
+        division = (
+            Division.objects.select_for_update().filter(league=league, pk=division_id).first()
+        )
+        if division is None:
+            raise NotFound(
+                "The league has no division {division}.",
+                code="division_not_found",
+                division=str(division_id)[:20],
+            )
+        # its matches locked (only their rows, in id order, as the result services lock one):
+        # a result on its way waits for the removal, then finds no match
+        statuses = list(
+            Match.objects.select_for_update(of=("self",))
+            .filter(round__phase_id=division.phase_id)
+            .order_by("pk")
+            .values_list("status", flat=True)
+        )
+        decided = any(status != Match.Status.PENDING for status in statuses)
+        entered = ResultSubmission.objects.filter(match__round__phase_id=division.phase_id)
+        if decided or entered.exists():
+            raise Conflict(
+                "The division {division} has results already; a division is removed only "
+                "while none of its matches has one.",
+                code="division_has_results",
+                division=division.name,
+            )
+        tournament = Tournament.objects.select_for_update().get(pk=division.tournament_id)
+        level, name = division.level, division.name
+        division.delete()
+        Match.objects.filter(round__phase__tournament=tournament).delete()
+        for phase in Phase.objects.filter(tournament=tournament).order_by("-order"):
+            phase.delete()
+        tournament.delete()
+        for below in Division.objects.filter(league=league, level__gt=level).order_by("level"):
+            below.level -= 1
+            below.save(update_fields=["level"])
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                tournament_id=tournament_id,
+                action="league_division_removed",
+                actor=actor if actor is not None and actor.is_authenticated else None,
+                via=via,
+                old={"division": name, "level": level},
+            )
+            for tournament_id in Division.objects.filter(league=league).values_list(
+                "tournament_id", flat=True
+            )
+        )
 
 
 def _league_pairs(league: League, pair_ids: Sequence[int]) -> list[Pair]:

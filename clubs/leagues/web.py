@@ -32,6 +32,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import roles
 from clubs.leagues import selectors, services
 from clubs.leagues.models import League, Postponement
+from clubs.leagues.table import TIEBREAKS
 from clubs.models import Club, Player
 from config.errors import DomainError, Invalid, NotFound, error_message
 from config.views import error_response
@@ -320,8 +321,19 @@ def _desk_context(request: HttpRequest, league: League) -> dict:
         "players": players,
         "urls": _urls(league),
         "started": any(j.status != "planned" for j in jornadas),
+        "tiebreak_slots": _tiebreak_slots(league),
         "finished": bool(jornadas) and all(j.status == "published" for j in jornadas),
     }
+
+
+def _tiebreak_slots(league: League) -> list[dict]:
+    """One select per tiebreak the league may use, each with the one in that place chosen."""
+    order = list(selectors.league_tiebreaks(league))
+    choices = [(name, TIEBREAK_TEXT[name]) for name in TIEBREAKS]
+    return [
+        {"place": n, "chosen": order[n - 1] if n <= len(order) else "", "choices": choices}
+        for n in range(1, len(choices) + 1)
+    ]
 
 
 def _league_for_organizer(request: HttpRequest, league_id: int) -> League:
@@ -371,6 +383,36 @@ def division_add(request: HttpRequest, league_id: int) -> HttpResponse:
         )
 
     return _desk_action(request, league_id, act, _("División añadida."))
+
+
+@login_required
+@require_POST
+@_guard
+def division_remove(request: HttpRequest, league_id: int, division_id: int) -> HttpResponse:
+    def act(league: League) -> None:
+        services.division_remove(
+            league=league, actor=request.user, division_id=division_id, via="web"
+        )
+
+    return _desk_action(request, league_id, act, _("División quitada."))
+
+
+@login_required
+@require_POST
+@_guard
+def league_rules(request: HttpRequest, league_id: int) -> HttpResponse:
+    def act(league: League) -> None:
+        services.league_rules_update(
+            league=league,
+            actor=request.user,
+            via="web",
+            points_win=_int(request.POST.get("points_win")),
+            points_loss=_int(request.POST.get("points_loss")),
+            points_walkover_loss=_int(request.POST.get("points_walkover_loss")),
+            tiebreaks=[t for t in request.POST.getlist("tiebreaks") if t],
+        )
+
+    return _desk_action(request, league_id, act, _("Puntos y desempates guardados."))
 
 
 @login_required
@@ -491,6 +533,12 @@ urlpatterns = [
     path("organizador/penas/<slug:club_slug>/ligas/", club_leagues, name="organizer-leagues"),
     path(_O, league_desk, name="organizer-league"),
     path(_O + "divisiones", division_add, name="organizer-division-add"),
+    path(
+        _O + "divisiones/<int:division_id>/quitar",
+        division_remove,
+        name="organizer-division-remove",
+    ),
+    path(_O + "reglas", league_rules, name="organizer-league-rules"),
     path(_O + "jornadas/<int:number>/sortear", jornada_draw, name="organizer-jornada-draw"),
     path(_O + "jornadas/<int:number>/publicar", jornada_publish, name="organizer-jornada-publish"),
     path(_O + "jornadas/<int:number>/cerrar", jornada_close, name="organizer-jornada-close"),

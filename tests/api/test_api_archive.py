@@ -323,8 +323,8 @@ def test_an_export_costs_the_same_few_queries_whatever_its_size(
 ):
     played_tournament(desk, table)
     club = Club.objects.get()
-    # The session, the peña and its role check, then one query per kind of row (25 in all,
-    # the leagues' five included).
-    with django_assert_max_num_queries(26):
+    # The session, the peña and its role check, then one query per kind of row (30 in all,
+    # the leagues' five, the circuits' three and the interpeñas' two included).
+    with django_assert_max_num_queries(31):
         response = desk.client.get(f"{API}clubs/{club.id}/archive")
     assert response.status_code == 200

@@ -31,6 +31,7 @@ CLUB = {
     "contact_email": "",
     "contact_phone": "",
     "default_preset": None,
+    "language": "eu",
 }
 WHEN = dt.datetime(2026, 7, 7, 10, 0, tzinfo=dt.UTC)
 
@@ -226,6 +227,35 @@ def test_an_archive_of_version_1_opens_with_what_version_2_added():
     with pytest.raises(Invalid) as caught:
         archive_open(version_1(broken))
     assert caught.value.params["where"] == "tournaments[0].kings"
+
+
+def version_2(archive: dict) -> dict:
+    """The archive as version 2 wrote it: no peña's language, no circuits nor interpeñas."""
+    old = {k: v for k, v in archive.items() if k not in ("circuits", "interpenas")}
+    old["club"] = {k: v for k, v in archive["club"].items() if k != "language"}
+    old["version"] = 2
+    old["checksum"] = checksum(old)
+    return old
+
+
+def test_an_archive_of_version_2_opens_with_what_version_3_added():
+    opened = archive_open(version_2(built([player(1)])))
+    assert opened["club"]["language"] == "es"  # the peña's e-mails were in Spanish
+    assert opened["circuits"] == [] and opened["interpenas"] == []
+    assert opened["leagues"] == [] and opened["players"][0]["first_name"] == "Maite"
+    # a version-3 archive without them is damaged
+    current = built()
+    del current["circuits"]
+    current["checksum"] = checksum(current)
+    with pytest.raises(Invalid) as caught:
+        archive_open(current)
+    assert caught.value.params["where"] == "circuits"
+    no_language = built()
+    del no_language["club"]["language"]
+    no_language["checksum"] = checksum(no_language)
+    with pytest.raises(Invalid) as caught:
+        archive_open(no_language)
+    assert caught.value.params["where"] == "club.language"
 
 
 def test_a_version_2_archive_needs_every_field_of_version_2():

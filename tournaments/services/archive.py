@@ -17,8 +17,12 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
   (references and the ids in the JSON columns follow: brackets, groups, rests, finishing
   orders), new table links, and the timestamps of the archive;
 - then hands each section of the apps above tournaments (tournaments.archive.SECTIONS: the
-  leagues) to the importer it registered in SECTION_IMPORTERS, in the same transaction, with
-  the archive's ids of what was created (ArchiveIds);
+  leagues, the circuits, the interpeñas) to the importer it registered in SECTION_IMPORTERS,
+  in the same transaction, with the archive's ids of what was created (ArchiveIds);
+- resolves every reference a record holds through one table (tournaments.archive.REFERENCES,
+  which the sections extend; ``ArchiveIds.refs``), for the tournaments and the sections alike;
+- finds another peña an archive names by its slug, or creates a placeholder of it (name and
+  slug, no organizers: ``archive_other_club``);
 - recomputes each phase's standings (tournaments.services.standings), so the imported
   tournament shows the same standings at once; and writes one audit row per tournament
   (``tournament_imported``).
@@ -49,6 +53,7 @@ from config.errors import Conflict, Forbidden, Invalid
 from scoring.messages import Term
 from tournaments.archive import (
     FIELDS,
+    REFERENCES,
     RULES,
     SECTIONS,
     archive_open,
@@ -132,22 +137,37 @@ class _Ids:
         return None if row is None else row.pk
 
 
-class ArchiveIds:
-    """The archive's ids → the rows an import created (or reused), by kind, for the sections
-    that import after the tournaments (tournaments.archive.SECTIONS): players, pairs,
-    tournaments, entries, individual_entries, phases, matches. ``get`` refuses an id the
-    archive does not hold, naming where."""
+def _kinds() -> dict[str, Term]:
+    return {
+        "players": Term("player"),
+        "pairs": Term("pair"),
+        "tournaments": Term("tournament"),
+        "entries": Term("entry"),
+        "individual_entries": Term("player entered alone"),
+        "phases": Term("phase"),
+        "groups": Term("group"),
+        "matches": Term("match"),
+    }
 
-    def __init__(self, *, players: _Ids, pairs: _Ids) -> None:
-        self._kinds = {
-            "players": players,
-            "pairs": pairs,
-            "tournaments": _Ids(Term("tournament")),
-            "entries": _Ids(Term("entry")),
-            "individual_entries": _Ids(Term("player entered alone")),
-            "phases": _Ids(Term("phase")),
-            "matches": _Ids(Term("match")),
-        }
+
+#: the kinds whose ids an import resolves within one tournament only (a match points at the
+#: entries of its own tournament, never another's)
+_PER_TOURNAMENT = ("entries", "individual_entries", "phases", "groups", "matches")
+
+
+class ArchiveIds:
+    """The archive's ids → the rows an import created (or reused), by kind: players, pairs,
+    tournaments, entries, individual_entries, phases, groups, matches. ``get`` refuses an id
+    the archive does not hold, naming where; ``refs`` resolves every reference of a record
+    through tournaments.archive.REFERENCES (one table for the tournaments and every section:
+    no importer remaps an id by hand)."""
+
+    def __init__(self, *, players: _Ids | None = None, pairs: _Ids | None = None) -> None:
+        self._kinds = {kind: _Ids(term) for kind, term in _kinds().items()}
+        if players is not None:
+            self._kinds["players"] = players
+        if pairs is not None:
+            self._kinds["pairs"] = pairs
 
     def of(self, kind: str) -> _Ids:
         return self._kinds[kind]
@@ -167,6 +187,36 @@ class ArchiveIds:
     def get(self, kind: str, ref: Any, where: str) -> Any:
         return self._kinds[kind].get(ref, where)
 
+    def pk(self, kind: str, ref: Any, where: str) -> int | None:
+        return self._kinds[kind].pk(ref, where)
+
+    def refs(self, kind: str, row: Mapping[str, Any], where: str) -> dict[str, Any]:
+        """The record's references (REFERENCES[kind]) as the rows they point at: a row (or
+        None) for a single id, a list of primary keys for a list of ids. Refuses an id the
+        archive does not hold (archive_reference) or a list that is not one (archive_value)."""
+        out: dict[str, Any] = {}
+        for field, target in REFERENCES.get(kind, {}).items():
+            at = f"{where}.{field}"
+            if target.endswith("[]"):
+                values = row[field]
+                if not isinstance(values, list):
+                    raise _value_refused(where, field)
+                out[field] = [self.pk(target[:-2], ref, at) for ref in values]
+            else:
+                out[field] = self.get(target, row[field], at)
+        return out
+
+    def scoped(self) -> ArchiveIds:
+        """The ids of one tournament's import: the peña's players, pairs and tournaments, and
+        fresh entries, phases, groups and matches (merged back with ``merge``)."""
+        local = ArchiveIds(players=self.players, pairs=self.pairs)
+        local._kinds["tournaments"] = self.tournaments
+        return local
+
+    def merge(self, local: ArchiveIds) -> None:
+        for kind in _PER_TOURNAMENT:
+            self._kinds[kind].rows.update(local.of(kind).rows)
+
 
 #: the import of each section an app above tournaments registered (tournaments.archive
 #: SECTIONS), run in the import's transaction after the tournaments:
@@ -177,6 +227,17 @@ SECTION_IMPORTERS: dict[str, Callable[..., None]] = {}
 def archive_value_refused(where: str, field: str) -> Invalid:
     """The archive's value of ``field`` at ``where`` is one this instance refuses."""
     return _value_refused(where, field)
+
+
+def archive_other_club(*, slug: Any, name: Any, where: str) -> Club:
+    """Another peña an archive names (a visiting pair's, a circuit's, an interpeña's rival):
+    the one of this instance with that slug, or else a placeholder created with its name and
+    slug only (no organizers, no players) so that what refers to it keeps its meaning."""
+    other = Club.objects.filter(slug=str(slug)[:80]).first()
+    if other is None:
+        other = _checked(Club(slug=slug, name=name), where)
+        other.save()
+    return other
 
 
 def archive_checked(obj: models.Model, where: str) -> models.Model:
@@ -275,15 +336,12 @@ def _import(archive: Mapping[str, Any], actor: User) -> ImportResult:
     clubs = {club.slug: club}
     for n, row in enumerate(archive["clubs"]):
         if row["slug"] not in clubs:
-            other = Club.objects.filter(slug=row["slug"]).first()
-            if other is None:
-                other = _checked(Club(slug=row["slug"], name=row["name"]), f"clubs[{n}]")
-                other.save()
+            other = archive_other_club(slug=row["slug"], name=row["name"], where=f"clubs[{n}]")
             clubs[other.slug] = other
 
     players, players_created = _players(archive["players"], club)
-    pairs, pairs_created = _pairs(archive["pairs"], clubs, players)
-    ids = ArchiveIds(players=players, pairs=pairs)
+    ids = ArchiveIds(players=players)
+    pairs_created = _pairs(archive["pairs"], clubs, ids)
     tournaments = [
         _tournament(row, f"tournaments[{n}]", club, actor, ids)
         for n, row in enumerate(archive["tournaments"])
@@ -318,19 +376,20 @@ def _players(rows: list[dict], club: Club) -> tuple[_Ids, int]:
     return ids, len(new)
 
 
-def _pairs(rows: list[dict], clubs: dict[str, Club], players: _Ids) -> tuple[_Ids, int]:
-    ids = _Ids(Term("pair"))
+def _pairs(rows: list[dict], clubs: dict[str, Club], archive_ids: ArchiveIds) -> int:
+    ids = archive_ids.pairs
     known = {
         (frozenset((p.player_one_id, p.player_two_id)), p.club_id): p
         for p in Pair.objects.filter(
-            player_one_id__in=[p.pk for p in players.rows.values()], club__in=clubs.values()
+            player_one_id__in=[p.pk for p in archive_ids.players.rows.values()],
+            club__in=clubs.values(),
         )
     }
     new: list[tuple[Pair, dict]] = []
     for n, row in enumerate(rows):
         where = f"pairs[{n}]"
-        one = players.pk(row["player_one"], f"{where}.player_one")
-        two = players.pk(row["player_two"], f"{where}.player_two")
+        refs = archive_ids.refs("pairs", row, where)
+        one, two = refs["player_one"].pk, refs["player_two"].pk
         if row["club"] is not None and row["club"] not in clubs:
             raise _reference(f"{where}.club", Term("peña"), row["club"])
         club = clubs.get(row["club"]) if row["club"] else None
@@ -342,7 +401,7 @@ def _pairs(rows: list[dict], clubs: dict[str, Club], players: _Ids) -> tuple[_Id
             known[(frozenset((one, two)), club.pk if club else None)] = pair
         ids[row["id"]] = pair
     _insert(Pair, new)
-    return ids, len(new)
+    return len(new)
 
 
 _TOURNAMENT_COPIED = (
@@ -385,7 +444,6 @@ _MATCH_COPIED = (
 
 
 def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds) -> Tournament:
-    players, pairs = ids.players, ids.pairs
     tournament = Tournament(
         club=club,
         created_by=actor,
@@ -396,49 +454,45 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
     _checked(tournament, where)
     tournament.save()
     Tournament.objects.filter(pk=tournament.pk).update(created_at=parse_datetime(row["created_at"]))
+    local = ids.scoped()  # a tournament's rows point only at its own entries, phases, matches
 
-    entries = _Ids(Term("entry"))
     new_entries = []
     for n, e in enumerate(row["entries"]):
         at = f"{where}.entries[{n}]"
         entry = Entry(
             tournament=tournament,
-            pair=pairs.get(e["pair"], f"{at}.pair"),
             seed=e["seed"],
             status=e["status"],
             pinned_table=e["pinned_table"],
             checked_in_at=parse_datetime(e["checked_in_at"]),
             withdrawn_at=parse_datetime(e["withdrawn_at"]),
-            player_three=players.get(e["player_three"], f"{at}.player_three"),
             drawn=e["drawn"],
+            **local.refs("entries", e, at),
         )
         new_entries.append(
             (_checked(entry, at), {"registered_at": parse_datetime(e["registered_at"])})
         )
-        entries[e["id"]] = entry
+        local.of("entries")[e["id"]] = entry
     _insert(Entry, new_entries)
-    entry_pks = {ref: entry.pk for ref, entry in entries.rows.items()}
+    entry_pks = {ref: entry.pk for ref, entry in local.of("entries").rows.items()}
 
-    individuals = _Ids(Term("player entered alone"))
     new_individuals = []
     for n, i in enumerate(row["individual_entries"]):
         at = f"{where}.individual_entries[{n}]"
         individual = IndividualEntry(
             tournament=tournament,
-            player=players.get(i["player"], f"{at}.player"),
             status=i["status"],
             checked_in_at=parse_datetime(i["checked_in_at"]),
             withdrawn_at=parse_datetime(i["withdrawn_at"]),
+            **local.refs("individual_entries", i, at),
         )
         new_individuals.append(
             (_checked(individual, at), {"registered_at": parse_datetime(i["registered_at"])})
         )
-        individuals[i["id"]] = individual
+        local.of("individual_entries")[i["id"]] = individual
     _insert(IndividualEntry, new_individuals)
-    individual_pks = {ref: i.pk for ref, i in individuals.rows.items()}
+    individual_pks = {ref: i.pk for ref, i in local.of("individual_entries").rows.items()}
 
-    phases, groups = _Ids(Term("phase")), _Ids(Term("group"))
-    matches = _Ids(Term("match"))
     children: dict[str, list[tuple[models.Model, dict]]] = {
         "submissions": [],
         "hands": [],
@@ -457,20 +511,21 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
             raise _value_refused(at, "bracket") from None
         phase = Phase(
             tournament=tournament,
-            source=phases.get(p["source"], f"{at}.source"),
             bracket=bracket,
             settings=settings,
             **{f: p[f] for f in _PHASE_COPIED},
+            **local.refs("phases", p, at),
         )
         _checked(phase, at)
         phase.save()
-        phases[p["id"]] = phase
+        local.of("phases")[p["id"]] = phase
         for g_n, g in enumerate(p["groups"]):
             g_at = f"{at}.groups[{g_n}]"
+            members = local.refs("groups", g, g_at)["entries"]
             group = _checked(Group(phase=phase, name=g["name"]), g_at)
             group.save()
-            group.entries.set([entries.pk(e, f"{g_at}.entries") for e in g["entries"]])
-            groups[g["id"]] = group
+            group.entries.set(members)
+            local.of("groups")[g["id"]] = group
         for r_n, r in enumerate(p["rounds"]):
             r_at = f"{at}.rounds[{r_n}]"
             rnd = Round(
@@ -488,22 +543,19 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
                 m_at = f"{r_at}.matches[{m_n}]"
                 match = Match(
                     round=rnd,
-                    group=groups.get(m["group"], f"{m_at}.group"),
-                    entry_a_id=entries.pk(m["entry_a"], f"{m_at}.entry_a"),
-                    entry_b_id=entries.pk(m["entry_b"], f"{m_at}.entry_b"),
-                    winner_id=entries.pk(m["winner"], f"{m_at}.winner"),
                     started_at=parse_datetime(m["started_at"]),
                     confirmed_at=parse_datetime(m["confirmed_at"]),
                     **{f: m[f] for f in _MATCH_COPIED},
+                    **local.refs("matches", m, m_at),
                 )
                 new_matches.append(
                     (_checked(match, m_at), {"created_at": parse_datetime(m["created_at"])})
                 )
-                matches[m["id"]] = match
-                _match_children(m, m_at, match, entries, players, children)
+                local.of("matches")[m["id"]] = match
+                _match_children(m, m_at, match, local, children)
             _insert(Match, new_matches)
             for t_n, t in enumerate(r["frances_tables"]):
-                _frances_table(t, f"{r_at}.frances_tables[{t_n}]", rnd, individuals, children)
+                _frances_table(t, f"{r_at}.frances_tables[{t_n}]", rnd, local, children)
     _insert(FrancesTable, children["frances_tables"])
     for kind, model in (("seats", FrancesSeat), ("frances_submissions", FrancesSubmission)):
         for obj, _ in children[kind]:
@@ -524,12 +576,12 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         at = f"{where}.audit[{n}]"
         entry = AuditEntry(
             tournament=tournament,
-            match=matches.get(a["match"], f"{at}.match"),
             action=a["action"],
             via=a["via"],
             device=a["device"],
             old=a["old"],
             new=a["new"],
+            **local.refs("audit", a, at),
         )
         audit.append((_checked(entry, at), {"created_at": parse_datetime(a["created_at"])}))
     for obj, _ in audit:
@@ -542,16 +594,10 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         via="import",
         new={"archive_tournament": row["id"]},
     )
-    for phase in phases.rows.values():
+    for phase in local.of("phases").rows.values():
         standings_refresh(phase=phase)
     ids.tournaments[row["id"]] = tournament
-    for kind, local in (
-        ("entries", entries),
-        ("individual_entries", individuals),
-        ("phases", phases),
-        ("matches", matches),
-    ):
-        ids.of(kind).rows.update(local.rows)
+    ids.merge(local)
     return tournament
 
 
@@ -559,8 +605,7 @@ def _match_children(
     m: dict,
     where: str,
     match: Match,
-    entries: _Ids,
-    players: _Ids,
+    ids: ArchiveIds,
     children: dict[str, list[tuple[models.Model, dict]]],
 ) -> None:
     for n, s in enumerate(m["submissions"]):
@@ -591,12 +636,7 @@ def _match_children(
         )
     for n, s in enumerate(m["substitutions"]):
         at = f"{where}.substitutions[{n}]"
-        obj = Substitution(
-            match=match,
-            entry=entries.get(s["entry"], f"{at}.entry"),
-            replaced=players.get(s["replaced"], f"{at}.replaced"),
-            substitute=players.get(s["substitute"], f"{at}.substitute"),
-        )
+        obj = Substitution(match=match, **ids.refs("substitutions", s, at))
         children["substitutions"].append(
             (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
         )
@@ -604,9 +644,9 @@ def _match_children(
         at = f"{where}.late_penalties[{n}]"
         obj = LatePenalty(
             match=match,
-            entry=entries.get(p["entry"], f"{at}.entry"),
             minutes_late=p["minutes_late"],
             games_lost=p["games_lost"],
+            **ids.refs("late_penalties", p, at),
         )
         children["late_penalties"].append(
             (_checked(obj, at), {"created_at": parse_datetime(p["created_at"])})
@@ -617,15 +657,15 @@ def _frances_table(
     t: dict,
     where: str,
     rnd: Round,
-    individuals: _Ids,
+    ids: ArchiveIds,
     children: dict[str, list[tuple[models.Model, dict]]],
 ) -> None:
     """A Mus francés table of the round, its seats and its submissions (saved with the rest)."""
-    ids = {ref: row.pk for ref, row in individuals.rows.items()}
+    individuals = {ref: row.pk for ref, row in ids.of("individual_entries").rows.items()}
 
     def order(value: Any, at: str) -> Any:
         try:
-            return order_remap(value, ids)
+            return order_remap(value, individuals)
         except (KeyError, TypeError):
             raise _value_refused(at, "order") from None
 
@@ -643,9 +683,7 @@ def _frances_table(
     )
     for n, s in enumerate(t["seats"]):
         at = f"{where}.seats[{n}]"
-        seat = FrancesSeat(
-            table=table, entry=individuals.get(s["entry"], f"{at}.entry"), seat=s["seat"]
-        )
+        seat = FrancesSeat(table=table, seat=s["seat"], **ids.refs("seats", s, at))
         children["seats"].append((_checked(seat, at), {}))
     for n, s in enumerate(t["frances_submissions"]):
         at = f"{where}.frances_submissions[{n}]"

@@ -1,8 +1,9 @@
 """API of circuits and interpeñas: whole paths under /api/v1/ (circuits/…, interpenas/…).
 
 Responsible for: turning requests into calls of clubs.circuits.selectors, .services and
-.interpenas, and their answers into JSON. Reads are public (a private interpeña exists only for
-its peñas' organizers); each write is POST on its own action path.
+.interpenas, and their answers into JSON. Reads are public (a private circuit exists only for
+its peñas' organizers and members, a private interpeña only for its peñas' organizers); each
+write is POST on its own action path.
 
 Must not: check roles, rank, score, or build an error body (config.errors does).
 
@@ -36,6 +37,7 @@ class CircuitOutputSerializer(serializers.Serializer):
     participation_points = serializers.IntegerField()
     best_results = serializers.IntegerField(allow_null=True)
     tiebreaks = serializers.ListField(child=serializers.CharField())
+    is_public = serializers.BooleanField()
     clubs = serializers.SerializerMethodField()
     tournaments = serializers.SerializerMethodField()
     ranking_computed_at = serializers.DateTimeField(allow_null=True)
@@ -60,13 +62,16 @@ class CircuitListApi(APIView):
         name = serializers.CharField()
         region = serializers.CharField()
         season = serializers.CharField()
+        is_public = serializers.BooleanField()
 
         class Meta:
             ref_name = "CircuitListItem"
 
     @extend_schema(operation_id="circuit_list", responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response(self.OutputSerializer(selectors.circuit_list(), many=True).data)
+        return Response(
+            self.OutputSerializer(selectors.circuit_list(user=request.user), many=True).data
+        )
 
 
 class CircuitInputSerializer(serializers.Serializer):
@@ -82,6 +87,10 @@ class CircuitInputSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
         max_length=10,
+    )
+    is_public = serializers.BooleanField(
+        required=False,
+        help_text="false: only the organizers and members of its peñas see the circuit",
     )
 
     class Meta:
@@ -116,7 +125,7 @@ class CircuitCreateApi(APIView):
 class CircuitDetailApi(APIView):
     @extend_schema(operation_id="circuit_detail", responses=CircuitOutputSerializer)
     def get(self, request: Request, circuit_id: int) -> Response:
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user)
         return Response(CircuitOutputSerializer(circuit).data)
 
 
@@ -131,7 +140,7 @@ class CircuitUpdateApi(APIView):
         data.is_valid(raise_exception=True)
         circuit = services.circuit_update(
             actor=request.user,
-            circuit=selectors.circuit_get_by_id(circuit_id=circuit_id),
+            circuit=selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user),
             data=data.validated_data,
         )
         return Response(CircuitOutputSerializer(circuit).data)
@@ -150,7 +159,7 @@ class CircuitClubAddApi(APIView):
     def post(self, request: Request, circuit_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user)
         services.circuit_club_add(
             actor=request.user, circuit=circuit, club_id=data.validated_data["club_id"]
         )
@@ -172,7 +181,7 @@ class CircuitOrganizerAddApi(APIView):
     def post(self, request: Request, circuit_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user)
         services.circuit_organizer_add(
             actor=request.user, circuit=circuit, username=data.validated_data["username"]
         )
@@ -192,7 +201,7 @@ class CircuitTournamentInputSerializer(serializers.Serializer):
 def _circuit_tournament_change(request: Request, circuit_id: int, service) -> Response:
     data = CircuitTournamentInputSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+    circuit = selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user)
     service(actor=request.user, circuit=circuit, tournament_id=data.validated_data["tournament_id"])
     return Response(CircuitOutputSerializer(circuit).data)
 
@@ -249,7 +258,7 @@ class CircuitRankingApi(APIView):
         responses=OutputSerializer,
     )
     def get(self, request: Request, circuit_id: int) -> Response:
-        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id)
+        circuit = selectors.circuit_get_by_id(circuit_id=circuit_id, user=request.user)
         page = selectors.circuit_ranking_page(
             circuit=circuit, page=request.query_params.get("page", "1")
         )

@@ -52,14 +52,14 @@ def _tiebreak_text(name: str) -> str:
 
 @require_safe
 def circuit_list(request: HttpRequest) -> HttpResponse:
-    circuits = list(selectors.circuit_list()[:200])
+    circuits = list(selectors.circuit_list(user=request.user)[:200])
     return render(request, "circuits/list.html", {"circuits": circuits})
 
 
 @require_safe
 def circuit_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        circuit = selectors.circuit_get(slug=slug)
+        circuit = selectors.circuit_get(slug=slug, user=request.user)
         page = selectors.circuit_ranking_page(circuit=circuit, page=request.GET.get("pagina", "1"))
     except DomainError as exc:
         return error_response(request, exc)
@@ -125,7 +125,7 @@ def _ints(text: str, field: str) -> list[int]:
 @require_http_methods(["GET", "POST"])
 def circuit_manage(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        circuit = selectors.circuit_get(slug=slug)
+        circuit = selectors.circuit_get(slug=slug, user=request.user)
         selectors.circuit_require_manager(user=request.user, circuit=circuit)
     except DomainError as exc:
         return error_response(request, exc)
@@ -147,6 +147,7 @@ def circuit_manage(request: HttpRequest, slug: str) -> HttpResponse:
                         )[0],
                         "best_results": _ints(best, "best_results")[0] if best else None,
                         "tiebreaks": request.POST.getlist("tiebreaks"),
+                        "is_public": not request.POST.get("private"),
                     },
                 )
             elif action == "tournament":
@@ -207,6 +208,7 @@ def circuit_new(request: HttpRequest) -> HttpResponse:
                 name=request.POST.get("name", ""),
                 region=request.POST.get("region", ""),
                 season=request.POST.get("season", ""),
+                is_public=not request.POST.get("private"),
             )
             return redirect("circuits:circuit-manage", slug=circuit.slug)
         except DomainError as exc:

@@ -19,6 +19,12 @@ urlpatterns = [
     path(_L, views.LeagueDetailApi.as_view(), name="league-detail"),
     path(f"{_L}/calendar", views.LeagueCalendarApi.as_view(), name="league-calendar"),
     path(f"{_L}/divisions/create", views.DivisionCreateApi.as_view(), name="division-create"),
+    path(
+        f"{_L}/divisions/<int:division_id>/remove",
+        views.DivisionRemoveApi.as_view(),
+        name="division-remove",
+    ),
+    path(f"{_L}/rules", views.LeagueRulesApi.as_view(), name="league-rules"),
     path(f"{_L}/standings", views.StandingsApi.as_view(), name="league-standings"),
     path(f"{_L}/next-season", views.NextSeasonApi.as_view(), name="league-next-season"),
     path(_J, views.JornadaApi.as_view(), name="jornada-detail"),

@@ -343,6 +343,45 @@ class DivisionCreateApi(APIView):
         return Response(DivisionOutputSerializer(division).data, status=201)
 
 
+class LeagueRulesApi(APIView):
+    """Change the league's points and tiebreaks (only what is sent); the standings follow at
+    once."""
+
+    class InputSerializer(serializers.Serializer):
+        points_win = serializers.IntegerField(required=False)
+        points_loss = serializers.IntegerField(required=False)
+        points_walkover_loss = serializers.IntegerField(required=False)
+        tiebreaks = serializers.ListField(
+            child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=4
+        )
+
+        class Meta:
+            ref_name = "LeagueRulesInput"
+
+    @extend_schema(
+        operation_id="league_rules_update",
+        request=InputSerializer,
+        responses=LeagueOutputSerializer,
+    )
+    def post(self, request: Request, league_id: int) -> Response:
+        league = selectors.league_get(league_id=league_id, user=request.user)
+        data = _valid(self.InputSerializer, request)
+        league = services.league_rules_update(league=league, actor=request.user, **data)
+        return Response(LeagueOutputSerializer(league_out(league)).data)
+
+
+class DivisionRemoveApi(APIView):
+    """Remove a division (and its tournament) while none of its matches has a result."""
+
+    @extend_schema(
+        operation_id="league_division_remove", request=None, responses=LeagueOutputSerializer
+    )
+    def post(self, request: Request, league_id: int, division_id: int) -> Response:
+        league = selectors.league_get(league_id=league_id, user=request.user)
+        services.division_remove(league=league, actor=request.user, division_id=division_id)
+        return Response(LeagueOutputSerializer(league_out(league)).data)
+
+
 class JornadaDrawApi(APIView):
     """Draw the jornada: each division's round as a draft (individual leagues: say who came,
     ``present``: division id → player ids)."""

@@ -27,7 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from config.errors import Conflict, Invalid, StaleVersion
+from config.errors import Conflict, Invalid, NotFound, StaleVersion
 from config.queue import enqueue_on_commit
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Match, ResultSubmission
@@ -76,7 +76,14 @@ def lock_match(match: Match) -> Match:
     changes while a round is being played): joining and compiling those wide rows again was a
     third of a phone's submission.
     """
-    locked = Match.objects.select_for_update(of=("self",)).select_related("round").get(pk=match.pk)
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round")
+        .filter(pk=match.pk)
+        .first()
+    )
+    if locked is None:  # removed meanwhile (a league's division taken out before any result)
+        raise NotFound("This match no longer exists.", code="match_gone")
     known = match.round if Match.round.is_cached(match) else None
     if (
         known is not None
