@@ -84,7 +84,7 @@ def _lock_league(league: League, actor: User) -> League:
     return locked
 
 
-def _text(value: Any, *, field: str, max_length: int) -> str:
+def tidy_text(value: Any, *, field: str, max_length: int) -> str:
     """``value`` with its spaces tidied ("" when empty); Invalid when too long."""
     text = " ".join(str(value or "").split())
     if len(text) > max_length:
@@ -158,10 +158,14 @@ def _dates(dates: Any) -> list[dt.date]:
     return out
 
 
-def _slug_for(club: Club, name: str, season: str, slug: str) -> str:
-    base = slugify(slug or f"{name} {season}")[:70] or "liga"
+def free_slug(
+    club: Club, name: str, season: str, slug: str, *, model=League, fallback="liga"
+) -> str:
+    """The slug asked for (or one made of name and season), numbered until no league of the
+    peña (``model``: a league of pairs or of peñas) holds it."""
+    base = slugify(slug or f"{name} {season}")[:70] or fallback
     candidate, n = base, 1
-    while League.objects.filter(club=club, slug=candidate).exists():
+    while model.objects.filter(club=club, slug=candidate).exists():
         n += 1
         candidate = f"{base}-{n}"
     return candidate
@@ -190,8 +194,8 @@ def league_create(
 ) -> League:
     """A league of ``club`` for ``season``, with its calendar of jornadas (``dates``)."""
     roles.require_organizer(actor, club)
-    name = _text(name, field="name", max_length=120)
-    season = _text(season, field="season", max_length=20)
+    name = tidy_text(name, field="name", max_length=120)
+    season = tidy_text(season, field="season", max_length=20)
     if not name or not season:
         raise Invalid(
             "A league needs its name and its season, e.g. 'Liga de los jueves' and '2026-27'.",
@@ -226,7 +230,7 @@ def league_create(
             club=club,
             name=name,
             season=season,
-            slug=_slug_for(club, name, season, slug),
+            slug=free_slug(club, name, season, slug),
             kind=kind,
             legs=legs,
             is_public=bool(is_public),
@@ -332,7 +336,7 @@ def division_create(
     ``pair_lines`` ("Ana García / Luis Pérez", the peña's pair of those players, made if new).
     Individual: ``player_ids``, the division's players (others may still come on a night).
     """
-    name = _text(name, field="name", max_length=60)
+    name = tidy_text(name, field="name", max_length=60)
     if not name:
         raise Invalid("Give the division a name, e.g. 'Primera'.", code="division_name")
     for label, value in (("promote", promote), ("relegate", relegate)):

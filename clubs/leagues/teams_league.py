@@ -40,13 +40,13 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from clubs import roles
 from clubs.circuits.interpenas import MAX_BOARDS, interpena_create
 from clubs.circuits.models import Interpena
 from clubs.leagues import table, teams_selectors
 from clubs.leagues.models import TeamFixture, TeamJornada, TeamLeague
+from clubs.leagues.services import free_slug, tidy_text
 from clubs.models import Club
 from config.errors import Conflict, Forbidden, Invalid, NotFound
 from tournaments.draw import Group as DrawGroup
@@ -56,19 +56,6 @@ User = teams_selectors.User
 
 MAX_POINTS = 20
 MAX_PENAS = 24
-
-
-def _text(value: Any, *, field: str, max_length: int) -> str:
-    text = " ".join(str(value or "").split())
-    if len(text) > max_length:
-        raise Invalid(
-            "'{text}' is too long: at most {max_length} characters.",
-            code="league_text_too_long",
-            field=field,
-            text=text[:40],
-            max_length=max_length,
-        )
-    return text
 
 
 def _whole(name: str, value: Any, low: int, high: int) -> int:
@@ -173,15 +160,6 @@ def schedule_of(club_ids: Sequence[int], legs: int) -> Plan:
     return out
 
 
-def _slug_for(club: Club, name: str, season: str, slug: str) -> str:
-    base = slugify(slug or f"{name} {season}")[:70] or "liga-penas"
-    candidate, n = base, 1
-    while TeamLeague.objects.filter(club=club, slug=candidate).exists():
-        n += 1
-        candidate = f"{base}-{n}"
-    return candidate
-
-
 def team_league_create(
     *,
     club: Club,
@@ -203,8 +181,8 @@ def team_league_create(
 ) -> TeamLeague:
     """A league of peñas run by ``club``, with its whole calendar of fixtures."""
     roles.require_organizer(actor, club)
-    name = _text(name, field="name", max_length=120)
-    season = _text(season, field="season", max_length=20)
+    name = tidy_text(name, field="name", max_length=120)
+    season = tidy_text(season, field="season", max_length=20)
     if not name or not season:
         raise Invalid(
             "A league needs its name and its season, e.g. 'Liga de los jueves' and '2026-27'.",
@@ -243,7 +221,7 @@ def team_league_create(
             club=club,
             name=name,
             season=season,
-            slug=_slug_for(club, name, season, slug),
+            slug=free_slug(club, name, season, slug, model=TeamLeague, fallback="liga-penas"),
             schedule=ids,
             legs=legs,
             boards=boards,

@@ -32,9 +32,9 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import roles
 from clubs.leagues import teams_league, teams_selectors
 from clubs.leagues.models import TeamFixture, TeamLeague
+from clubs.leagues.web_common import club_or_404, dates_from, guard, int_or_text, upto_param
 from clubs.models import Club
-from config.errors import DomainError, Forbidden, NotFound, error_message
-from config.views import error_response
+from config.errors import DomainError, Forbidden, error_message
 
 #: seconds between two reloads of the TV view
 SCREEN_REFRESH = 30
@@ -59,24 +59,6 @@ TIEBREAK_TEXT = {
     "wins": gettext_lazy("victorias"),
 }
 MAX_CLUBS_LISTED = 300
-
-
-def _guard(view):
-    """A domain error outside a form (a private league, a jornada not there) is the error page."""
-
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except DomainError as exc:
-            return error_response(request, exc)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-def _upto(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and 0 < int(value) < 1000 else None
 
 
 def _urls(league: TeamLeague) -> dict:
@@ -119,12 +101,12 @@ def _calendar(league: TeamLeague, calendar, clubs: dict[int, Club]) -> list[dict
 
 
 @require_safe
-@_guard
+@guard
 def team_league_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
     league = teams_selectors.team_league_get_by_slug(
         club_slug=club_slug, league_slug=league_slug, user=request.user
     )
-    upto = _upto(request.GET.get("jornada"))
+    upto = upto_param(request.GET.get("jornada"))
     calendar = teams_selectors.team_league_calendar(league=league)
     rows = teams_selectors.team_league_standings(league=league, upto=upto, calendar=calendar)
     clubs = {r.club.pk: r.club for r in rows}
@@ -140,7 +122,7 @@ def team_league_page(request: HttpRequest, club_slug: str, league_slug: str) -> 
 
 
 @require_safe
-@_guard
+@guard
 def team_screen_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
     """The standings on the peña's TV: large, reloading itself."""
     league = teams_selectors.team_league_get_by_slug(
@@ -154,35 +136,11 @@ def team_screen_page(request: HttpRequest, club_slug: str, league_slug: str) -> 
 # --- Organizer ----------------------------------------------------------------------------------
 
 
-def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise NotFound("There is no peña '{slug}'.", code="club_slug_not_found", slug=slug[:80])
-    return club
-
-
-def _int(value: str | None, default: int = 0) -> int | str:
-    value = (value or "").strip()
-    if not value:
-        return default
-    return int(value) if value.isdigit() else value
-
-
-def _dates_from(text: str) -> list:
-    out = []
-    for line in (text or "").split():
-        try:
-            out.append(dt.date.fromisoformat(line))
-        except ValueError:
-            out.append(line)  # the service names it
-    return out
-
-
 @login_required
-@_guard
+@guard
 def club_team_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The peña's leagues of peñas, and the form of a new one."""
-    club = _club(club_slug)
+    club = club_or_404(club_slug)
     roles.require_organizer(request.user, club)
     form: dict = {
         "season": str(timezone.localdate().year),
@@ -205,14 +163,14 @@ def club_team_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
                 actor=request.user,
                 name=form.get("name", ""),
                 season=form.get("season", ""),
-                club_ids=[_int(c) for c in form["clubs"]],
-                dates=_dates_from(form.get("dates", "")),
-                boards=_int(form.get("boards"), 3),
-                legs=_int(form.get("legs"), 1),
+                club_ids=[int_or_text(c) for c in form["clubs"]],
+                dates=dates_from(form.get("dates", "")),
+                boards=int_or_text(form.get("boards"), 3),
+                legs=int_or_text(form.get("legs"), 1),
                 is_public=form["is_public"],
-                points_win=_int(form.get("points_win"), 3),
-                points_draw=_int(form.get("points_draw"), 1),
-                points_loss=_int(form.get("points_loss"), 0),
+                points_win=int_or_text(form.get("points_win"), 3),
+                points_draw=int_or_text(form.get("points_draw"), 1),
+                points_loss=int_or_text(form.get("points_loss"), 0),
             )
         except DomainError as exc:
             error = error_message(exc)
@@ -299,7 +257,7 @@ def _desk(request: HttpRequest, league: TeamLeague, *, error: str = "", status: 
 
 @require_safe
 @login_required
-@_guard
+@guard
 def team_league_desk(request: HttpRequest, league_id: int) -> HttpResponse:
     return _desk(request, _league_for_desk(request, league_id))
 
@@ -316,7 +274,7 @@ def _act(request: HttpRequest, league_id: int, action) -> HttpResponse:
 
 @require_POST
 @login_required
-@_guard
+@guard
 def team_jornada_open(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
     return _act(
         request,
@@ -329,7 +287,7 @@ def team_jornada_open(request: HttpRequest, league_id: int, number: int) -> Http
 
 @require_POST
 @login_required
-@_guard
+@guard
 def team_fixture_open(request: HttpRequest, league_id: int, fixture_id: int) -> HttpResponse:
     return _act(
         request,
@@ -342,7 +300,7 @@ def team_fixture_open(request: HttpRequest, league_id: int, fixture_id: int) -> 
 
 @require_POST
 @login_required
-@_guard
+@guard
 def team_fixture_postpone(request: HttpRequest, league_id: int, fixture_id: int) -> HttpResponse:
     try:
         deadline = dt.date.fromisoformat(request.POST.get("deadline", ""))
@@ -359,7 +317,7 @@ def team_fixture_postpone(request: HttpRequest, league_id: int, fixture_id: int)
 
 @require_POST
 @login_required
-@_guard
+@guard
 def team_fixture_decide(request: HttpRequest, league_id: int, fixture_id: int) -> HttpResponse:
     return _act(
         request,

@@ -33,9 +33,9 @@ from clubs import roles
 from clubs.leagues import selectors, services
 from clubs.leagues.models import League, Postponement
 from clubs.leagues.table import TIEBREAKS
-from clubs.models import Club, Player
-from config.errors import DomainError, Invalid, NotFound, error_message
-from config.views import error_response
+from clubs.leagues.web_common import club_or_404, dates_from, guard, int_or_text, upto_param
+from clubs.models import Player
+from config.errors import DomainError, Invalid, error_message
 
 #: seconds between two reloads of the TV view
 SCREEN_REFRESH = 30
@@ -58,25 +58,6 @@ TIEBREAK_TEXT = {
     "stones": gettext_lazy("piedras"),
     "wins": gettext_lazy("victorias"),
 }
-
-
-def _guard(view):
-    """A domain error outside a form (a private league, a jornada that is not there) is the
-    site's error page."""
-
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except DomainError as exc:
-            return error_response(request, exc)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-def _upto(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and 0 < int(value) < 1000 else None
 
 
 def _standings_ctx(league: League, upto: int | None) -> list[dict]:
@@ -115,12 +96,12 @@ def _jornada_url(league: League, number: int) -> str:
 
 
 @require_safe
-@_guard
+@guard
 def league_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
     league = selectors.league_get_by_slug(
         club_slug=club_slug, league_slug=league_slug, user=request.user
     )
-    upto = _upto(request.GET.get("jornada"))
+    upto = upto_param(request.GET.get("jornada"))
     jornadas = selectors.jornadas_of(league=league)
     calendar = [
         {"jornada": j, "url": _jornada_url(league, j.number), "shown": j.status == "published"}
@@ -138,7 +119,7 @@ def league_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpR
 
 
 @require_safe
-@_guard
+@guard
 def jornada_page(
     request: HttpRequest, club_slug: str, league_slug: str, number: int
 ) -> HttpResponse:
@@ -171,7 +152,7 @@ def jornada_page(
 
 
 @require_safe
-@_guard
+@guard
 def screen_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
     """The standings on the peña's TV: large, one division after another, reloading itself."""
     league = selectors.league_get_by_slug(
@@ -188,35 +169,11 @@ def screen_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpR
 # --- Organizer ----------------------------------------------------------------------------------
 
 
-def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise NotFound("There is no peña '{slug}'.", code="club_slug_not_found", slug=slug[:80])
-    return club
-
-
-def _dates_from(text: str) -> list:
-    out = []
-    for line in (text or "").split():
-        try:
-            out.append(dt.date.fromisoformat(line))
-        except ValueError:
-            out.append(line)  # the service names it
-    return out
-
-
-def _int(value: str | None, default: int = 0) -> int | str:
-    value = (value or "").strip()
-    if not value:
-        return default
-    return int(value) if value.lstrip("-").isdigit() else value
-
-
 @login_required
-@_guard
+@guard
 def club_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The peña's leagues, and the form of a new one."""
-    club = _club(club_slug)
+    club = club_or_404(club_slug)
     roles.require_organizer(request.user, club)
     form = {
         "season": str(timezone.localdate().year),
@@ -238,12 +195,12 @@ def club_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
                 name=form.get("name", ""),
                 season=form.get("season", ""),
                 kind=form.get("kind", League.Kind.PAIRS),
-                legs=_int(form.get("legs"), 1),
+                legs=int_or_text(form.get("legs"), 1),
                 is_public=form["is_public"],
-                points_win=_int(form.get("points_win"), 2),
-                points_loss=_int(form.get("points_loss"), 1),
-                points_walkover_loss=_int(form.get("points_walkover_loss"), 0),
-                dates=_dates_from(form.get("dates", "")),
+                points_win=int_or_text(form.get("points_win"), 2),
+                points_loss=int_or_text(form.get("points_loss"), 1),
+                points_walkover_loss=int_or_text(form.get("points_walkover_loss"), 0),
+                dates=dates_from(form.get("dates", "")),
             )
         except DomainError as exc:
             error = error_message(exc)
@@ -344,7 +301,7 @@ def _league_for_organizer(request: HttpRequest, league_id: int) -> League:
 
 @login_required
 @require_safe
-@_guard
+@guard
 def league_desk(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league_for_organizer(request, league_id)
     return render(request, "leagues/desk.html", _desk_context(request, league))
@@ -367,7 +324,7 @@ def _desk_action(request: HttpRequest, league_id: int, action, done: str) -> Htt
 
 @login_required
 @require_POST
-@_guard
+@guard
 def division_add(request: HttpRequest, league_id: int) -> HttpResponse:
     def act(league: League) -> None:
         lines = [line for line in request.POST.get("pairs", "").splitlines() if line.strip()]
@@ -378,8 +335,8 @@ def division_add(request: HttpRequest, league_id: int) -> HttpResponse:
             name=request.POST.get("name", ""),
             pair_lines=lines,
             player_ids=player_ids,
-            promote=_int(request.POST.get("promote")),
-            relegate=_int(request.POST.get("relegate")),
+            promote=int_or_text(request.POST.get("promote")),
+            relegate=int_or_text(request.POST.get("relegate")),
         )
 
     return _desk_action(request, league_id, act, _("División añadida."))
@@ -387,7 +344,7 @@ def division_add(request: HttpRequest, league_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@_guard
+@guard
 def division_remove(request: HttpRequest, league_id: int, division_id: int) -> HttpResponse:
     def act(league: League) -> None:
         services.division_remove(
@@ -399,16 +356,16 @@ def division_remove(request: HttpRequest, league_id: int, division_id: int) -> H
 
 @login_required
 @require_POST
-@_guard
+@guard
 def league_rules(request: HttpRequest, league_id: int) -> HttpResponse:
     def act(league: League) -> None:
         services.league_rules_update(
             league=league,
             actor=request.user,
             via="web",
-            points_win=_int(request.POST.get("points_win")),
-            points_loss=_int(request.POST.get("points_loss")),
-            points_walkover_loss=_int(request.POST.get("points_walkover_loss")),
+            points_win=int_or_text(request.POST.get("points_win")),
+            points_loss=int_or_text(request.POST.get("points_loss")),
+            points_walkover_loss=int_or_text(request.POST.get("points_walkover_loss")),
             tiebreaks=[t for t in request.POST.getlist("tiebreaks") if t],
         )
 
@@ -417,7 +374,7 @@ def league_rules(request: HttpRequest, league_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@_guard
+@guard
 def jornada_draw(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
     def act(league: League) -> None:
         jornada = selectors.jornada_get(league=league, number=number)
@@ -435,7 +392,7 @@ def jornada_draw(request: HttpRequest, league_id: int, number: int) -> HttpRespo
 
 @login_required
 @require_POST
-@_guard
+@guard
 def jornada_publish(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
     def act(league: League) -> None:
         jornada = selectors.jornada_get(league=league, number=number)
@@ -446,7 +403,7 @@ def jornada_publish(request: HttpRequest, league_id: int, number: int) -> HttpRe
 
 @login_required
 @require_POST
-@_guard
+@guard
 def jornada_close(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
     def act(league: League) -> None:
         jornada = selectors.jornada_get(league=league, number=number)
@@ -457,7 +414,7 @@ def jornada_close(request: HttpRequest, league_id: int, number: int) -> HttpResp
 
 @login_required
 @require_POST
-@_guard
+@guard
 def match_postpone(request: HttpRequest, league_id: int, match_id: int) -> HttpResponse:
     def act(league: League) -> None:
         value = request.POST.get("deadline", "")
@@ -484,7 +441,7 @@ def match_postpone(request: HttpRequest, league_id: int, match_id: int) -> HttpR
 
 @login_required
 @require_POST
-@_guard
+@guard
 def match_decide(request: HttpRequest, league_id: int, match_id: int) -> HttpResponse:
     def act(league: League) -> None:
         outcome = request.POST.get("outcome", "")
@@ -504,7 +461,7 @@ def match_decide(request: HttpRequest, league_id: int, match_id: int) -> HttpRes
 
 @login_required
 @require_POST
-@_guard
+@guard
 def next_season(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league_for_organizer(request, league_id)
     try:
@@ -512,7 +469,7 @@ def next_season(request: HttpRequest, league_id: int) -> HttpResponse:
             league=league,
             actor=request.user,
             season=request.POST.get("season", ""),
-            dates=_dates_from(request.POST.get("dates", "")),
+            dates=dates_from(request.POST.get("dates", "")),
         )
     except DomainError as exc:
         context = _desk_context(request, league)

@@ -23,9 +23,9 @@ from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
 from clubs.leagues import teams_league, teams_selectors
+from clubs.leagues.api.views import jornada_param, valid_or_400
 from clubs.leagues.models import TeamFixture, TeamLeague
 from clubs.leagues.table import TEAM_TIEBREAKS
-from config.errors import Invalid
 
 # --- Outputs -------------------------------------------------------------------------------------
 
@@ -211,29 +211,13 @@ class TeamLeagueStandingsApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = teams_selectors.team_league_get(league_id=league_id, user=request.user)
-        upto = _jornada_param(request.query_params.get("jornada"))
+        upto = jornada_param(request.query_params.get("jornada"))
         rows = teams_selectors.team_league_standings(league=league, upto=upto)
         data = {"league_id": league.pk, "jornada": upto, "rows": rows}
         return Response(self.OutputSerializer(data).data)
 
 
-def _jornada_param(value: str | None) -> int | None:
-    if value in (None, ""):
-        return None
-    if not str(value).isdigit() or not 0 < int(value) < 1000:
-        raise Invalid(
-            "'jornada' is a jornada's number, from 1.", code="jornada_param", value=str(value)[:20]
-        )
-    return int(value)
-
-
 # --- Writes --------------------------------------------------------------------------------------
-
-
-def _valid(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class TeamLeagueCreateApi(APIView):
@@ -274,7 +258,7 @@ class TeamLeagueCreateApi(APIView):
     )
     def post(self, request: Request, club_id: int) -> Response:
         club = club_selectors.club_get(club_id=club_id)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         league = teams_league.team_league_create(club=club, actor=request.user, **data)
         return Response(TeamLeagueOutputSerializer(team_league_out(league)).data, status=201)
 
@@ -317,7 +301,7 @@ class TeamFixturePostponeApi(APIView):
     )
     def post(self, request: Request, league_id: int, fixture_id: int) -> Response:
         league = teams_selectors.team_league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         teams_league.team_fixture_postpone(
             league=league, fixture_id=fixture_id, actor=request.user, deadline=data["deadline"]
         )
@@ -341,7 +325,7 @@ class TeamFixtureDecideApi(APIView):
     )
     def post(self, request: Request, league_id: int, fixture_id: int) -> Response:
         league = teams_selectors.team_league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         teams_league.team_fixture_decide(
             league=league, fixture_id=fixture_id, actor=request.user, decision=data["decision"]
         )

@@ -174,7 +174,7 @@ class StandingsApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        upto = _jornada_param(request.query_params.get("jornada"))
+        upto = jornada_param(request.query_params.get("jornada"))
         standings = selectors.league_standings(league=league, upto=upto)
         data = {
             "league_id": league.pk,
@@ -187,7 +187,7 @@ class StandingsApi(APIView):
         return Response(self.OutputSerializer(data).data)
 
 
-def _jornada_param(value: str | None) -> int | None:
+def jornada_param(value: str | None) -> int | None:
     if value in (None, ""):
         return None
     if not str(value).isdigit() or not 0 < int(value) < 1000:
@@ -282,12 +282,12 @@ class LeagueCreateApi(APIView):
     )
     def post(self, request: Request, club_id: int) -> Response:
         club = club_selectors.club_get(club_id=club_id)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         league = services.league_create(club=club, actor=request.user, **data)
         return Response(LeagueOutputSerializer(league_out(league)).data, status=201)
 
 
-def _valid(serializer_class, request: Request) -> dict:
+def valid_or_400(serializer_class, request: Request) -> dict:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -309,7 +309,7 @@ class LeagueCalendarApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         services.league_calendar_set(league=league, actor=request.user, dates=data["dates"])
         return Response(LeagueOutputSerializer(league_out(league)).data)
 
@@ -338,7 +338,7 @@ class DivisionCreateApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         division = services.division_create(league=league, actor=request.user, **data)
         return Response(DivisionOutputSerializer(division).data, status=201)
 
@@ -365,7 +365,7 @@ class LeagueRulesApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         league = services.league_rules_update(league=league, actor=request.user, **data)
         return Response(LeagueOutputSerializer(league_out(league)).data)
 
@@ -403,7 +403,7 @@ class JornadaDrawApi(APIView):
     def post(self, request: Request, league_id: int, number: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
         jornada = selectors.jornada_get(league=league, number=number)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         services.jornada_draw(jornada=jornada, actor=request.user, present=data.get("present"))
         return Response(JornadaApi.OutputSerializer(_jornada_out(league, number, request)).data)
 
@@ -459,7 +459,7 @@ class MatchPostponeApi(APIView):
     )
     def post(self, request: Request, league_id: int, match_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         post = services.match_postpone(league=league, actor=request.user, match_id=match_id, **data)
         return Response(PostponementOutputSerializer(post).data)
 
@@ -483,7 +483,7 @@ class MatchDecideApi(APIView):
     )
     def post(self, request: Request, league_id: int, match_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         post = services.postponement_decide(
             league=league,
             actor=request.user,
@@ -512,6 +512,6 @@ class NextSeasonApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        data = _valid(self.InputSerializer, request)
+        data = valid_or_400(self.InputSerializer, request)
         new = services.league_next_season(league=league, actor=request.user, **data)
         return Response(LeagueOutputSerializer(league_out(new)).data, status=201)
