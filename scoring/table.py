@@ -448,19 +448,23 @@ def _derived_worst(
     if key == 3:
         if any(decl.juego[s] == JUEGO_OTHER for s in players):
             return None
-        real = rules.real_31 is not Real31.OFF
-        return min(
-            players,
-            key=lambda s: (
-                _juego_rank(31, real=real)
-                if decl.juego[s] == JUEGO_REAL
-                else _juego_rank(decl.juego[s]),
-                -s,
-            ),
-        )
+        return min(players, key=_declared_juego_key(rules, decl))
     if decl.punto is None:
         return None
     return min(players, key=lambda s: (decl.punto[s], -s))
+
+
+def _declared_juego_key(rules: RuleSet, decl: Declarations):
+    """A seat's juego as declared, ranked (31 real above 31 when the rules count it), ties to
+    the seat nearer mano: the key for the best (max) or the worst (min) declared juego."""
+    real = rules.real_31 is not Real31.OFF
+
+    def key(s: int) -> tuple[int, int]:
+        value = decl.juego[s]
+        rank = _juego_rank(31, real=real) if value == JUEGO_REAL else _juego_rank(value)
+        return rank, -s
+
+    return key
 
 
 def _check_takers_used(
@@ -566,16 +570,7 @@ def _derived_best(rules: RuleSet, decl: Declarations, key: int, players, side) -
         values = [decl.juego[s] for s in players]
         if any(v == JUEGO_OTHER for v in values):
             return None
-        real = rules.real_31 is not Real31.OFF
-        return max(
-            players,
-            key=lambda s: (
-                _juego_rank(31, real=real)
-                if decl.juego[s] == JUEGO_REAL
-                else _juego_rank(decl.juego[s]),
-                -s,
-            ),
-        )
+        return max(players, key=_declared_juego_key(rules, decl))
     if decl.punto is None:
         return None
     return max(players, key=lambda s: (decl.punto[s], -s))
