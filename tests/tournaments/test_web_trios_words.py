@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from config.errors import Invalid, error_message
 from tests.factories import (
     ClubFactory,
     EntryFactory,
@@ -18,9 +19,10 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.models import LatePenalty, Match, Substitution, Tournament
+from tournaments.models import AuditEntry, LatePenalty, Match, Substitution, Tournament
 from tournaments.selectors.results import table_view
 from tournaments.services import results as svc
+from tournaments.services.registration import substitution_create
 
 pytestmark = pytest.mark.django_db
 
@@ -183,6 +185,42 @@ def test_a_substitute_for_a_trio_s_third_player_sits_in_the_third_seat(client, m
     assert "Koldo Ordezko" in page and "sustituye a Eneko Tercero" in page
     hands = client.get(reverse("web:table-hands", kwargs={"token": match.token}))
     assert "Koldo Ordezko" in hands.content.decode()
+
+
+def record_substitute(match: Match, entry, replaced, stand_in, organizer) -> Substitution:
+    return substitution_create(
+        tournament=match.round.phase.tournament,
+        match_id=match.pk,
+        entry_id=entry.pk,
+        replaced_player_id=replaced.pk,
+        substitute_player_id=stand_in.pk,
+        actor=organizer,
+    )
+
+
+def test_the_organizer_records_a_substitute_for_a_trio_s_third_player(client, organizer, match):
+    stand_in = PlayerFactory(first_name="Koldo", last_name="Ordezko")
+    record_substitute(match, match.entry_b, match.entry_b.player_three, stand_in, organizer)
+    audit = AuditEntry.objects.get(action="substitution_recorded")
+    assert audit.new["replaced"]["name"] == "Itziar Tercero"
+    page = table(client, match)
+    assert "Koldo Ordezko" in page and "sustituye a Itziar Tercero" in page
+
+
+def test_a_trio_s_substitute_must_replace_one_of_its_three_and_play_for_no_trio(organizer, match):
+    outsider = PlayerFactory(first_name="Nadie", last_name="Fuera")
+    with pytest.raises(Invalid) as caught:
+        record_substitute(match, match.entry_a, outsider, PlayerFactory(), organizer)
+    assert caught.value.code == "replaced_not_in_trio"
+    assert "Eneko Tercero" in error_message(caught.value)  # the three are named
+    a_third, b_third = match.entry_a.player_three, match.entry_b.player_three
+    with pytest.raises(Invalid) as caught:
+        record_substitute(match, match.entry_a, match.entry_a.pair.player_one, a_third, organizer)
+    assert caught.value.code == "substitute_in_pair"
+    with pytest.raises(Invalid) as caught:
+        record_substitute(match, match.entry_a, a_third, b_third, organizer)
+    assert caught.value.code == "substitute_is_opponent"
+    assert not Substitution.objects.exists()
 
 
 def test_a_substitute_for_a_trio_s_first_player_keeps_the_third_in_place(client, match):
