@@ -250,3 +250,15 @@ def test_a_pairs_table_still_lists_two_players_a_side(match):
     pairs_match = MatchFactory(round__phase__tournament__status=Tournament.Status.RUNNING)
     view = table_view(match=pairs_match)
     assert [len(side["players"]) for side in view["pairs"].values()] == [2, 2]
+
+
+def test_the_receipt_of_a_disputed_trios_result_names_the_other_trio(client, match):
+    submit(match, "a", A_WINS, "k-a")
+    form = {"side": "b", "idempotency_key": "b1", "version": "1"}
+    form.update({"g1_a": "3", "g1_b": "40", "g1_w": "", "g2_a": "5", "g2_b": "40", "g2_w": ""})
+    response = client.post(reverse("web:table-submit", kwargs={"token": match.token}), form)
+    assert response.status_code == 302, response.content.decode()[:500]
+    receipt = client.get(response["Location"]).content.decode()
+    assert "Enviado por el trío B" in receipt
+    assert "El otro trío envió un resultado distinto" in receipt and "Gana el trío B" in receipt
+    assert "pareja" not in receipt.lower()
