@@ -64,6 +64,8 @@ _PAIR_RELATIONS = (
     "entry_a__pair__player_two",
     "entry_b__pair__player_one",
     "entry_b__pair__player_two",
+    "entry_a__player_three",
+    "entry_b__player_three",
 )
 #: What a write through the table's link reads with the match: the rules and the round, not
 #: the peña (only an organizer's write checks it).
@@ -369,11 +371,16 @@ def _player_name(player: Player | None) -> str:
 
 
 def _pair_view(match: Match, entry: Entry | None, letter: str, subs: dict) -> dict[str, Any]:
+    """A side's players in seat order (A1, A2 and, for a trio, A3), each under the name of the
+    substitute who plays this partida for them, if one was recorded."""
     if entry is None:
         return {"entry_id": None, "name": "", "players": []}
     pair = entry.pair
+    seated = [pair.player_one, pair.player_two]
+    if entry.player_three_id is not None:
+        seated.append(entry.player_three)
     players = []
-    for number, player in ((1, pair.player_one), (2, pair.player_two)):
+    for number, player in enumerate(seated, start=1):
         sub = subs.get((entry.pk, player.pk))
         players.append(
             {

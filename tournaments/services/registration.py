@@ -520,7 +520,23 @@ def substitution_create(
                 table=match.table_number,
             )
         pair = entry.pair
-        if replaced_player_id not in (pair.player_one_id, pair.player_two_id):
+        # a trio's third player sits apart from its pair row (Entry.player_three)
+        members = [pair.player_one, pair.player_two]
+        if entry.player_three_id is not None:
+            members.append(entry.player_three)
+        member_ids = {player.pk for player in members}
+        if replaced_player_id not in member_ids and len(members) == 3:
+            raise Invalid(
+                "Player {player} is not in the trio {pair}; the replaced player must be {one}, "
+                "{two} or {three}.",
+                code="replaced_not_in_trio",
+                player=replaced_player_id,
+                pair=str(pair),
+                one=str(members[0]),
+                two=str(members[1]),
+                three=str(members[2]),
+            )
+        if replaced_player_id not in member_ids:
             raise Invalid(
                 "Player {player} is not in the pair {pair}; the replaced player must be {one} "
                 "or {two}.",
@@ -537,7 +553,7 @@ def substitution_create(
                 code="substitute_not_found",
                 player=substitute_player_id,
             )
-        if substitute.pk in (pair.player_one_id, pair.player_two_id):
+        if substitute.pk in member_ids:
             raise Invalid(
                 "{substitute} already plays in the pair {pair}; a substitute must be someone else.",
                 code="substitute_in_pair",
@@ -547,8 +563,13 @@ def substitution_create(
             )
         opponent_id = match.entry_b_id if entry.pk == match.entry_a_id else match.entry_a_id
         if opponent_id is not None:
-            opponent = Entry.objects.select_related("pair").get(pk=opponent_id).pair
-            if substitute.pk in (opponent.player_one_id, opponent.player_two_id):
+            other = Entry.objects.select_related("pair").get(pk=opponent_id)
+            opponent = other.pair
+            if substitute.pk in (
+                opponent.player_one_id,
+                opponent.player_two_id,
+                other.player_three_id,
+            ):
                 raise Invalid(
                     "{substitute} plays for the other pair of this partida and cannot "
                     "substitute for its opponents.",
@@ -577,7 +598,7 @@ def substitution_create(
                 match=match, entry=entry
             )
             raise _substitution_exists(existing, pair) from None
-        replaced = pair.player_one if replaced_player_id == pair.player_one_id else pair.player_two
+        replaced = next(player for player in members if player.pk == replaced_player_id)
         audit_write(
             tournament=tournament,
             match_id=match.pk,

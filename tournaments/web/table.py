@@ -49,7 +49,7 @@ from config.errors import DomainError, Invalid, NotFound, error_message
 from scoring import RuleSet, ScoringError, amarracos
 from scoring.jsonio import POSITIONS, hand_from_json, outcome_to_json
 from scoring.lances import LancePoints
-from tournaments.models import Entry, Match, Round
+from tournaments.models import Match, Round
 from tournaments.selectors.results import (
     MATCH_RELATIONS,
     match_rules,
@@ -133,19 +133,6 @@ def _positions(rules: dict) -> tuple[str, ...]:
     return TRIO_POSITIONS if rules.get("form") == "trios" else POSITIONS
 
 
-def _third_players(match: Match, players: dict) -> dict:
-    """A trio's third player sits at A3 / B3 (the table view names the first two of each)."""
-    entries = Entry.objects.filter(pk__in=[match.entry_a_id, match.entry_b_id]).select_related(
-        "player_three"
-    )
-    thirds = {e.pk: e.player_three for e in entries}
-    for letter, entry_id in (("A", match.entry_a_id), ("B", match.entry_b_id)):
-        player = thirds.get(entry_id)
-        name = str(player) if player is not None else ""
-        players[f"{letter}3"] = {"seat": f"{letter}3", "name": name, "substitute_for": None}
-    return players
-
-
 def _side_key(match: Match) -> str:
     return f"table-side-{match.pk}"
 
@@ -176,8 +163,6 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
     bounds = RuleSet.from_dict(rules)
     positions = _positions(rules)
     trios = positions is TRIO_POSITIONS
-    if trios:
-        players = _third_players(match, players)
     return {
         "token": match.token,
         "view": view,
@@ -242,7 +227,9 @@ def _js_texts(*, trios: bool = False) -> dict[str, str]:
         "sent": _("Enviado."),
         "games": _("Juegos de la vaca: A {a} – B {b}"),
         "vacas": _("Vacas: A {a} – B {b}"),
-        "decided": _("Partida decidida: gana la pareja {p}. Revisa y envía."),
+        "decided": _("Partida decidida: gana el trío {p}. Revisa y envía.")
+        if trios
+        else _("Partida decidida: gana la pareja {p}. Revisa y envía."),
         "wins": _("gana {p}"),
         "open": _("sin terminar"),
         "ordago_who": _("órdago: ¿quién lo ganó?"),
@@ -263,6 +250,11 @@ def _js_texts(*, trios: bool = False) -> dict[str, str]:
         "wanted": _("Querido: marca quién ganó."),
         "answer": _("Contesta el otro trío.") if trios else _("Contesta la otra pareja."),
         "limit": _(
+            "Juego {game}: {value} piedras es más de lo que puede acabar un juego a {target}. "
+            "El trío ganador acaba como mucho con {limit}."
+        )
+        if trios
+        else _(
             "Juego {game}: {value} piedras es más de lo que puede acabar un juego a {target}. "
             "La pareja ganadora acaba como mucho con {limit}."
         ),

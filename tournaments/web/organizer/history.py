@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 
 AUDIT_ACTIONS = {
     "result_submitted": gettext_lazy("Resultado enviado"),
@@ -84,7 +84,7 @@ def mark_differences(views: list[dict]) -> None:
                 game["differs"] = differs
 
 
-def _state_text(value: Any) -> str:
+def _state_text(value: Any, *, trios: bool = False) -> str:
     """The old or new side of an audit row in words: status, juegos, piedras, mesa."""
     if not isinstance(value, dict):
         return ""
@@ -101,11 +101,20 @@ def _state_text(value: Any) -> str:
         parts.append(_("mesa %(n)s") % {"n": value["table"]})
     penalty = value.get("penalty")
     if isinstance(penalty, dict):
+        count = penalty.get("games_lost") if isinstance(penalty.get("games_lost"), int) else 2
         parts.append(
-            ngettext(
-                "pareja %(side)s: %(minutes)s min tarde, %(games)s juego perdido",
-                "pareja %(side)s: %(minutes)s min tarde, %(games)s juegos perdidos",
-                penalty.get("games_lost") if isinstance(penalty.get("games_lost"), int) else 2,
+            (
+                ngettext(
+                    "trío %(side)s: %(minutes)s min tarde, %(games)s juego perdido",
+                    "trío %(side)s: %(minutes)s min tarde, %(games)s juegos perdidos",
+                    count,
+                )
+                if trios
+                else ngettext(
+                    "pareja %(side)s: %(minutes)s min tarde, %(games)s juego perdido",
+                    "pareja %(side)s: %(minutes)s min tarde, %(games)s juegos perdidos",
+                    count,
+                )
             )
             % {
                 "side": str(penalty.get("side", "")).upper(),
@@ -114,17 +123,21 @@ def _state_text(value: Any) -> str:
             }
         )
     if value.get("absent_side"):
-        parts.append(
-            _("no se presentó la pareja %(side)s") % {"side": value["absent_side"].upper()}
+        absent = (
+            _("no se presentó el trío %(side)s")
+            if trios
+            else _("no se presentó la pareja %(side)s")
         )
+        parts.append(absent % {"side": value["absent_side"].upper()})
     return ", ".join(parts)
 
 
-def _side_text(new: Any) -> str:
-    """Which side wrote a version: pareja A, pareja B or the organizers."""
+def _side_text(new: Any, *, trios: bool = False) -> str:
+    """Which side wrote a version: pareja (or trío) A, B, or the organizers."""
     side = new.get("side") if isinstance(new, dict) else None
     if side in ("a", "b"):
-        return _("pareja %(side)s") % {"side": side.upper()}
+        word = _("trío %(side)s") if trios else _("pareja %(side)s")
+        return word % {"side": side.upper()}
     if side == "organizer":
         return _("organización")
     return ""
@@ -152,15 +165,16 @@ def _swap_text(old: Any, new: Any) -> str:
 
 
 def audit_rows(match: Match) -> list[dict]:
+    trios = match.round.phase.tournament.entrant_kind == Tournament.EntrantKind.TRIOS
     return [
         {
             "when": row.created_at,
             "action": AUDIT_ACTIONS.get(row.action, row.action),
-            "side": _side_text(row.new),
+            "side": _side_text(row.new, trios=trios),
             "who": row.actor.get_username() if row.actor else "",
             "via": VIA_LABELS.get(row.via, row.via),
-            "old": _state_text(row.old),
-            "new": _state_text(row.new),
+            "old": _state_text(row.old, trios=trios),
+            "new": _state_text(row.new, trios=trios),
             "swap": _swap_text(row.old, row.new),
         }
         for row in match.audit.all()

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.errors import error_message
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 from tournaments.selectors import results as result_selectors
 from tournaments.services import results as result_services
 from tournaments.web.organizer import forms
@@ -75,9 +75,12 @@ def match_detail(
         data = data.copy()
         data[f"{name}-version"] = str(match.version)
         page_forms[name] = _form_class(name)(data, prefix=name)
+    trios = match.round.phase.tournament.entrant_kind == Tournament.EntrantKind.TRIOS
+    side_a = _("Trío A · %(pair)s") if trios else _("Pareja A · %(pair)s")
+    side_b = _("Trío B · %(pair)s") if trios else _("Pareja B · %(pair)s")
     sides = [
-        ("a", _("Pareja A · %(pair)s") % {"pair": match.entry_a.pair if match.entry_a else "—"}),
-        ("b", _("Pareja B · %(pair)s") % {"pair": match.entry_b.pair if match.entry_b else "—"}),
+        ("a", side_a % {"pair": match.entry_a.pair if match.entry_a else "—"}),
+        ("b", side_b % {"pair": match.entry_b.pair if match.entry_b else "—"}),
     ]
     page_forms["forfeit"].fields["absent_side"].choices = sides
     page_forms["late"].fields["side"].choices = sides
