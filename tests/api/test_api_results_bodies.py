@@ -160,3 +160,21 @@ def test_a_phone_s_three_requests_take_few_queries(
     with django_assert_max_num_queries(9):
         answer = post(client, table(match, "confirm"), {"side": "b", "version": 1}, "b-1")
     assert answer.status_code == 200 and answer.json()["match"]["status"] == "confirmed"
+
+
+def test_the_table_body_of_a_trio_lists_three_players_a_side_as_the_serializer():
+    from tests.tournaments.test_results_trios import ORDINARY, trios_match
+
+    match, _ = trios_match()
+    Substitution.objects.create(
+        match=match,
+        entry=match.entry_a,
+        replaced=match.entry_a.player_three,
+        substitute=PlayerFactory(first_name="Iñaki", last_name="Zubiri"),
+    )
+    services.match_hand_add(
+        match=match, hand=ORDINARY, idempotency_key="h-1", version=0, via="link"
+    )
+    view = same_table(Match.objects.get(pk=match.pk))
+    assert [len(view["pairs"][side]["players"]) for side in "ab"] == [3, 3]
+    assert view["pairs"]["a"]["players"][2]["substitute_for"]
