@@ -103,3 +103,22 @@ def test_a_punto_written_for_some_of_the_six_only_is_refused_in_trios_words(clie
     assert response.status_code == 400
     assert "Escribe el punto de los seis jugadores" in response.content.decode()
     assert not HandEntry.objects.filter(match=match).exists()
+
+
+def test_a_trios_hand_written_as_lance_points_on_the_page_is_scored(client, match):
+    assert 'id="t-points"' in client.get(hands_url(match)).content.decode()
+    form = {
+        "mano": "A1",
+        "idempotency_key": "p1",
+        "version": "0",
+        "mode": "lances",
+        "lp_total_A": "0",
+        "lp_total_B": "0",  # grande en paso alone gives a stone: no hand ends 0-0
+    }
+    refused = client.post(hands_url(match), form)
+    assert refused.status_code == 400 and not HandEntry.objects.filter(match=match).exists()
+    assert 'role="alert"' in refused.content.decode()
+    form.update(lp_total_A="5", lp_total_B="1")
+    response = client.post(hands_url(match), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert match_running_score(match=match).state.stones == (5, 1)
