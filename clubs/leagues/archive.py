@@ -113,6 +113,10 @@ def register() -> None:
     section_register(SECTION, FIELDS, CHILDREN, references=REFERENCES, since=2)
     SECTION_EXPORTERS[SECTION] = leagues_export
     SECTION_IMPORTERS[SECTION] = leagues_import
+    # the leagues of peñas: a section of their own, after the interpeñas they point at
+    from clubs.leagues import teams_archive
+
+    teams_archive.register()
 
 
 # --- Export ------------------------------------------------------------------------------------
