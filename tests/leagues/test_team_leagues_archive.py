@@ -164,6 +164,8 @@ def test_a_league_of_peñas_exported_and_imported_into_an_empty_instance_stands_
     for fixture in TeamFixture.objects.filter(interpena__isnull=False):
         assert fixture.interpena.league_key == f"team-league:{league.pk}:{fixture.pk}"
         assert fixture.interpena.status == Interpena.Status.CONFIRMED
+        page = client.get(f"/interpenas/{fixture.interpena_id}/").content.decode()
+        assert f"/ligas-penas/{a.slug}/{league.slug}/#j{fixture.jornada.number}" in page
 
 
 def test_a_fixture_hosted_elsewhere_is_linked_again_when_this_instance_holds_it(
