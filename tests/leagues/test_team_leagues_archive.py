@@ -9,11 +9,14 @@ import datetime as dt
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from clubs.circuits.models import Circuit, Interpena
 from clubs.leagues import teams_league, teams_selectors
 from clubs.leagues.models import TeamFixture, TeamLeague
+from clubs.leagues.teams_archive import team_leagues_export
 from clubs.models import Club, Pair, Player
 from tests.leagues.team_helpers import play, team_league
 from tournaments.archive import VERSION, checksum
@@ -244,3 +247,24 @@ def test_an_archive_of_version_3_still_imports(season, django_capture_on_commit_
     answer = imported(client, resealed(old), django_capture_on_commit_callbacks)
     assert answer.status_code == 201, answer.json()
     assert TeamLeague.objects.count() == 0 and Interpena.objects.count() == 2
+
+
+def test_the_export_reads_the_leagues_of_peñas_in_four_queries_whatever_their_size(season):
+    league, teams, _ = season
+    a = teams[0][0]
+    with CaptureQueriesContext(connection) as one:
+        [row] = team_leagues_export(club=a, tournament_ids=[])
+    teams_league.team_league_create(
+        club=a,
+        actor=teams[0][1],
+        name="Liga de invierno",
+        season="2027",
+        club_ids=[c.pk for c, _u, _p in teams],
+        dates=[dt.date(2027, 1, 3) + dt.timedelta(weeks=k) for k in range(10)],
+        legs=2,
+    )
+    with CaptureQueriesContext(connection) as two:
+        rows = team_leagues_export(club=a, tournament_ids=[])
+    assert len(rows) == 2 and len(one) == len(two) == 4
+    # without the tournaments, A's interpeñas are named as elsewhere (its own slugs)
+    assert any(f["interpena_elsewhere"] for j in row["team_jornadas"] for f in j["team_fixtures"])
