@@ -10,16 +10,16 @@ type (each refusal an Invalid with its own code, naming where); and the remappin
 that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
 a Mus francés table's finishing order) to the ids an import gives the rows.
 
-The archive (version 3)::
+The archive (version 4)::
 
-    {"format": "amarrako.archive", "version": 3, "exported_at": "…", "scope": "club" | "tournament",
+    {"format": "amarrako.archive", "version": 4, "exported_at": "…", "scope": "club" | "tournament",
      "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
      "pairs": [...], "tournaments": [{…, "entries": [...], "individual_entries": [...],
      "phases": [{…, "groups": [...], "rounds": [{…, "matches": [{…, "submissions": [...],
      "hands": [...], "substitutions": [...], "late_penalties": [...]}],
      "frances_tables": [{…, "seats": [...], "frances_submissions": [...]}]}]}],
      "audit": [...]}], "leagues": [...], "circuits": [...], "interpenas": [...],
-     "checksum": "sha256:…"}
+     "team_leagues": [...], "checksum": "sha256:…"}
 
 Versions. Every field of a version is required: a record without one is damaged.
 
@@ -32,6 +32,9 @@ Versions. Every field of a version is required: a record without one is damaged.
   the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py).
 - 3 adds the peña's ``language`` (its e-mails') and the sections ``circuits`` and
   ``interpenas`` (clubs/circuits/archive.py).
+- 4 adds the section ``team_leagues``, the leagues of peñas the peña runs
+  (clubs/leagues/teams_archive.py). A new top-level list is a new required key: an archive
+  of version 3 lacks it, and opens with it empty.
 
 An older archive opens as the current version with the values each later version added
 (ADDED_IN: for version 1 pairs, no house rules, nobody alone; for version 2 Spanish e-mails;
@@ -66,7 +69,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 3
+VERSION = 4
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48

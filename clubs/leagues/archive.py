@@ -109,10 +109,15 @@ REFERENCES = {
 
 
 def register() -> None:
-    """Add the leagues to tournaments' archive (its shape, export and import)."""
+    """Add the leagues to tournaments' archive (its shape, export and import), then the leagues
+    of peñas (clubs.leagues.teams_archive, a section of their own)."""
     section_register(SECTION, FIELDS, CHILDREN, references=REFERENCES, since=2)
     SECTION_EXPORTERS[SECTION] = leagues_export
     SECTION_IMPORTERS[SECTION] = leagues_import
+    # the leagues of peñas: a section of their own, after the interpeñas they point at
+    from clubs.leagues import teams_archive
+
+    teams_archive.register()
 
 
 # --- Export ------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_a_peñas_archive_carries_its_circuits_interpeñas_and_language(desk, se
     before = (circuit_seen(circuit), interpena_seen(interpena))
     assert len(before[0][3]) > 3  # players of both peñas' stops are ranked
     archive = export(desk, club)
-    assert archive["version"] == 3 and archive["club"]["language"] == "eu"
+    assert archive["version"] >= 3 and archive["club"]["language"] == "eu"
     [exported] = archive["circuits"]
     assert exported["stops_elsewhere"] == [
         {"club": "pena-otra", "tournament": circuit.stops.last().tournament.slug}

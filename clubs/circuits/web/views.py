@@ -316,8 +316,51 @@ def interpena_page(request: HttpRequest, interpena_id: int) -> HttpResponse:
         "confirms": confirms,
         "lineup_forms": lineup_forms,
         "sides": sides,
+        "team_league": _team_league_link(interpena),
     }
     return render(request, "circuits/interpena.html", context, status=status)
+
+
+#: the league key a league of peñas gives the interpeña of each of its fixtures
+#: (clubs.leagues.teams_league: ``team-league:<league>:<fixture>``)
+_TEAM_LEAGUE_KEY = "team-league:"
+
+
+def _team_league_link(interpena: Interpena) -> dict | None:
+    """The league of peñas and the jornada the interpeña is a fixture of, for the link back
+    (one query, only for an interpeña a league opened; read through the fixture's reverse
+    relation, as clubs.leagues sits above the circuits). Whoever sees the interpeña may read
+    its league: a private league's interpeña is private too, seen only by its peñas."""
+    if not interpena.league_key.startswith(_TEAM_LEAGUE_KEY):
+        return None
+    found = (
+        Interpena.objects.filter(pk=interpena.pk, team_fixture__isnull=False)
+        .values(
+            "team_fixture__jornada__number",
+            "team_fixture__jornada__league__name",
+            "team_fixture__jornada__league__season",
+            "team_fixture__jornada__league__slug",
+            "team_fixture__jornada__league__club__slug",
+        )
+        .first()
+    )
+    if found is None:
+        return None
+    number = found["team_fixture__jornada__number"]
+    url = reverse(
+        "leagues:public-team-league",
+        kwargs={
+            "club_slug": found["team_fixture__jornada__league__club__slug"],
+            "league_slug": found["team_fixture__jornada__league__slug"],
+        },
+    )
+    return {
+        "name": f"{found['team_fixture__jornada__league__name']} "
+        f"{found['team_fixture__jornada__league__season']}",
+        "url": url,
+        "number": number,
+        "jornada_url": f"{url}#j{number}",
+    }
 
 
 def _pair_text(pair: Pair | None) -> str:
