@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Sum, Window
+from django.db.models import Case, Count, F, FloatField, Q, Sum, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
 from django.utils import timezone
@@ -59,6 +59,9 @@ def order_key(played_at: dt.datetime, source: str, source_id: int) -> str:
 
 
 def _locked() -> None:
+    """Take the lock row (one query once it exists; the very first re-rating creates it)."""
+    if RatingsLock.objects.select_for_update().filter(pk=1).values_list("pk", flat=True):
+        return
     RatingsLock.objects.get_or_create(pk=1)
     RatingsLock.objects.select_for_update().get(pk=1)
 
@@ -264,10 +267,17 @@ def _rerate_from(key: str) -> int:
         records = [r for r in records if r.key not in dropped]
         players -= gone
     stale = RatingEntry.objects.filter(order_key__gte=key)
+    stale_players: set[int] = set()
     if key:
-        players |= set(stale.order_by().values_list("player_id", flat=True).distinct())
+        stale_players = set(stale.order_by().values_list("player_id", flat=True).distinct())
+        players |= stale_players
+    # Only new matches after every rated one (a result of the round being played): their
+    # entries are appended, nothing is deleted, and each player's ranking rows move by what
+    # they add (``_ranking_rows_add``) instead of being counted again from every entry.
+    appended = bool(key) and not stale_players and not gone
     run = ratings.rate(records, _ratings_before(key, players))
-    stale.delete()
+    if not appended:
+        stale.delete()
     clubs = {r.key: r.club_id for r in records}
     _insert(
         RatingEntry,
@@ -303,9 +313,62 @@ def _rerate_from(key: str) -> int:
             for h in run.history
         ),
     )
+    if appended:
+        _ranking_rows_add(run.history, clubs)
+        return len(records)
     # Many players: one pass over every entry costs less than a query per chunk of them.
     _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
     return len(records)
+
+
+def _ranking_rows_add(history: list[ratings.HistoryRow], clubs: dict[str, int]) -> None:
+    """Move the ranking rows by entries appended after every stored one (two queries): each
+    (peña, player) row adds the new matches, wins, losses, abandons and points (created when
+    it is the player's first match of that peña), and every row of each player takes their
+    newest rating. The same rows ``_ranking_rows_rebuild`` counts from the entries."""
+    if not history:
+        return
+    added: dict[tuple[int, int], list[int]] = {}
+    current: dict[int, tuple[float, float, float]] = {}
+    for h in history:  # oldest first: the last one of a player is their rating now
+        tally = added.setdefault((clubs[h.key], h.player_id), [0, 0, 0, 0, 0])
+        tally[0] += 1
+        tally[1] += h.result in _WON
+        tally[2] += h.result in _LOST
+        tally[3] += h.result == ratings.Result.ABANDON
+        tally[4] += h.points
+        current[h.player_id] = (h.after.mu, h.after.sigma, h.after.shown)
+    qn = connection.ops.quote_name
+    table = qn(RankingRow._meta.db_table)
+    counted = ("matches", "wins", "losses", "abandons", "points")
+    columns = ("club_id", "player_id", *counted, "mu", "sigma", "rating")
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(added))
+    params = [
+        v
+        for (club, player), tally in added.items()
+        for v in (club, player, *tally, *current[player])
+    ]
+    sets = ", ".join(
+        [f"{qn(c)} = {table}.{qn(c)} + EXCLUDED.{qn(c)}" for c in counted]
+        + [f"{qn(c)} = EXCLUDED.{qn(c)}" for c in ("mu", "sigma", "rating")]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(qn(c) for c in columns)}) VALUES {values} "
+            f"ON CONFLICT ({qn('club_id')}, {qn('player_id')}) DO UPDATE SET {sets}",
+            params,
+        )
+    # the player's rows of the other peñas: the rating is of every match anywhere
+    players = sorted(current)
+    RankingRow.objects.filter(player_id__in=players).update(
+        **{
+            name: Case(
+                *[When(player_id=p, then=Value(current[p][i])) for p in players],
+                output_field=FloatField(),
+            )
+            for i, name in enumerate(("mu", "sigma", "rating"))
+        }
+    )
 
 
 def _ranking_rows_rebuild(players: set[int] | None) -> None:

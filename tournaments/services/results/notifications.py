@@ -21,6 +21,8 @@ from functools import partial
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import CharField, Count, Exists, OuterRef, Subquery, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from clubs.models import Membership
 from clubs.roles import ORGANIZING_ROLES
@@ -35,18 +37,16 @@ def round_completion_notify(*, round: Round) -> bool:
 
     Creates one Notification (its key makes it idempotent: True only the first time) and, after
     the commit, e-mails the peña's organizers who have an address. Byes count as done.
+    One query when the round is not complete yet, or was notified already
+    (``_round_with_counts``).
     """
-    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round.pk).first()
-    if rnd is None:
+    rnd = _round_with_counts(round.pk)
+    if rnd is None or rnd.notified:
+        return False
+    if rnd.match_count + rnd.table_count == 0 or rnd.pending_count:
         return False
     matches = Match.objects.filter(round=rnd)
     tables = FrancesTable.objects.filter(round=rnd)
-    if not matches.exists() and not tables.exists():
-        return False
-    if matches.exclude(kind=Match.Kind.BYE).exclude(status=Match.Status.CONFIRMED).exists():
-        return False
-    if tables.exclude(status=Match.Status.CONFIRMED).exists():
-        return False
     tournament = rnd.phase.tournament
     text = (
         f"{tournament.name}: every match of {rnd.phase.name}, round {rnd.number} is confirmed. "
@@ -82,6 +82,37 @@ def round_completion_notify(*, round: Round) -> bool:
                     robust=True,
                 )
     return created
+
+
+def _round_with_counts(round_id: int) -> Round | None:
+    """The round with its peña, and, in the same single query: how many matches and francés
+    tables it has, how many of them are still to confirm (byes count as done), and whether
+    its completion was notified already. The task that follows every confirmed result calls
+    this: most of the time the round is not complete, and this query is all it costs."""
+    matches = Match.objects.filter(round=OuterRef("pk")).order_by().values("round")
+    tables = FrancesTable.objects.filter(round=OuterRef("pk")).order_by().values("round")
+    confirmed = Match.Status.CONFIRMED
+
+    def count(rows) -> Subquery:
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    return (
+        Round.objects.select_related("phase__tournament__club")
+        .annotate(
+            match_count=count(matches),
+            table_count=count(tables),
+            pending_count=count(matches.exclude(kind=Match.Kind.BYE).exclude(status=confirmed))
+            + count(tables.exclude(status=confirmed)),
+            notified=Exists(
+                Notification.objects.filter(
+                    tournament_id=OuterRef("phase__tournament_id"),
+                    key=Concat(Value("round-complete:"), Cast(OuterRef("pk"), CharField())),
+                )
+            ),
+        )
+        .filter(pk=round_id)
+        .first()
+    )
 
 
 def _round_complete_message(rnd: Round, matches, tables) -> EmailText:
