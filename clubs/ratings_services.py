@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, FloatField, Q, Sum, Value, When, Window
+from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
 from django.utils import timezone
@@ -47,6 +47,8 @@ User = AbstractBaseUser | AnonymousUser
 #: a list of ids longer than this is not sent as IN (...): the query reads every row instead
 _IN_LIMIT = 900
 _BATCH = 2000
+#: at most this many matches re-rated are added to the ranking rows (one statement each)
+_APPEND_LIMIT = 100
 
 _WON = (ratings.Result.WIN, ratings.Result.WALKOVER)
 _LOST = (ratings.Result.LOSS, ratings.Result.ABANDON)
@@ -235,7 +237,7 @@ def _existing_players(players: set[int]) -> set[int]:
         return set(Player.objects.order_by().values_list("pk", flat=True)) & players
     found: set[int] = set()
     for group in _chunks(sorted(players)):
-        found.update(Player.objects.filter(pk__in=group).values_list("pk", flat=True))
+        found.update(Player.objects.filter(pk__in=group).order_by().values_list("pk", flat=True))
     return found
 
 
@@ -274,7 +276,7 @@ def _rerate_from(key: str) -> int:
     # Only new matches after every rated one (a result of the round being played): their
     # entries are appended, nothing is deleted, and each player's ranking rows move by what
     # they add (``_ranking_rows_add``) instead of being counted again from every entry.
-    appended = bool(key) and not stale_players and not gone
+    appended = bool(key) and not stale_players and not gone and len(records) <= _APPEND_LIMIT
     run = ratings.rate(records, _ratings_before(key, players))
     if not appended:
         stale.delete()
@@ -360,15 +362,18 @@ def _ranking_rows_add(history: list[ratings.HistoryRow], clubs: dict[str, int]) 
         )
     # the player's rows of the other peñas: the rating is of every match anywhere
     players = sorted(current)
-    RankingRow.objects.filter(player_id__in=players).update(
-        **{
-            name: Case(
-                *[When(player_id=p, then=Value(current[p][i])) for p in players],
-                output_field=FloatField(),
-            )
-            for i, name in enumerate(("mu", "sigma", "rating"))
-        }
+    cases = ", ".join(
+        f"{qn(name)} = CASE {qn('player_id')} "
+        + " ".join(["WHEN %s THEN %s"] * len(players))
+        + " END"
+        for name in ("mu", "sigma", "rating")
     )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {cases} WHERE {qn('player_id')} IN "
+            f"({', '.join(['%s'] * len(players))})",
+            [v for i in range(3) for p in players for v in (p, current[p][i])] + players,
+        )
 
 
 def _ranking_rows_rebuild(players: set[int] | None) -> None:
