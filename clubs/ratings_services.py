@@ -144,9 +144,12 @@ def rating_tournament_match_sync(*, match_id: int) -> int:
     source = RatedMatch.Source.TOURNAMENT
     with transaction.atomic():
         _locked()
-        match = _tournament_matches().filter(pk=match_id).first()
+        # one row each (no ORDER BY: .first() would add one, which costs more to build than
+        # the database spends on it)
+        match = next(iter(_tournament_matches().filter(pk=match_id).order_by()[:1]), None)
         row = _tournament_match_row(match) if match is not None else None
-        existing = RatedMatch.objects.filter(source=source, source_id=match_id).first()
+        existing = RatedMatch.objects.filter(source=source, source_id=match_id).order_by()[:1]
+        existing = next(iter(existing), None)
         if row is None:
             if existing is None:
                 return 0
