@@ -47,6 +47,8 @@ User = AbstractBaseUser | AnonymousUser
 #: a list of ids longer than this is not sent as IN (...): the query reads every row instead
 _IN_LIMIT = 900
 _BATCH = 2000
+#: at most this many matches re-rated are added to the ranking rows (one statement each)
+_APPEND_LIMIT = 100
 
 _WON = (ratings.Result.WIN, ratings.Result.WALKOVER)
 _LOST = (ratings.Result.LOSS, ratings.Result.ABANDON)
@@ -59,6 +61,9 @@ def order_key(played_at: dt.datetime, source: str, source_id: int) -> str:
 
 
 def _locked() -> None:
+    """Take the lock row (one query once it exists; the very first re-rating creates it)."""
+    if RatingsLock.objects.select_for_update().filter(pk=1).values_list("pk", flat=True):
+        return
     RatingsLock.objects.get_or_create(pk=1)
     RatingsLock.objects.select_for_update().get(pk=1)
 
@@ -139,9 +144,12 @@ def rating_tournament_match_sync(*, match_id: int) -> int:
     source = RatedMatch.Source.TOURNAMENT
     with transaction.atomic():
         _locked()
-        match = _tournament_matches().filter(pk=match_id).first()
+        # one row each (no ORDER BY: .first() would add one, which costs more to build than
+        # the database spends on it)
+        match = next(iter(_tournament_matches().filter(pk=match_id).order_by()[:1]), None)
         row = _tournament_match_row(match) if match is not None else None
-        existing = RatedMatch.objects.filter(source=source, source_id=match_id).first()
+        existing = RatedMatch.objects.filter(source=source, source_id=match_id).order_by()[:1]
+        existing = next(iter(existing), None)
         if row is None:
             if existing is None:
                 return 0
@@ -232,7 +240,7 @@ def _existing_players(players: set[int]) -> set[int]:
         return set(Player.objects.order_by().values_list("pk", flat=True)) & players
     found: set[int] = set()
     for group in _chunks(sorted(players)):
-        found.update(Player.objects.filter(pk__in=group).values_list("pk", flat=True))
+        found.update(Player.objects.filter(pk__in=group).order_by().values_list("pk", flat=True))
     return found
 
 
@@ -264,10 +272,17 @@ def _rerate_from(key: str) -> int:
         records = [r for r in records if r.key not in dropped]
         players -= gone
     stale = RatingEntry.objects.filter(order_key__gte=key)
+    stale_players: set[int] = set()
     if key:
-        players |= set(stale.order_by().values_list("player_id", flat=True).distinct())
+        stale_players = set(stale.order_by().values_list("player_id", flat=True).distinct())
+        players |= stale_players
+    # Only new matches after every rated one (a result of the round being played): their
+    # entries are appended, nothing is deleted, and each player's ranking rows move by what
+    # they add (``_ranking_rows_add``) instead of being counted again from every entry.
+    appended = bool(key) and not stale_players and not gone and len(records) <= _APPEND_LIMIT
     run = ratings.rate(records, _ratings_before(key, players))
-    stale.delete()
+    if not appended:
+        stale.delete()
     clubs = {r.key: r.club_id for r in records}
     _insert(
         RatingEntry,
@@ -303,9 +318,65 @@ def _rerate_from(key: str) -> int:
             for h in run.history
         ),
     )
+    if appended:
+        _ranking_rows_add(run.history, clubs)
+        return len(records)
     # Many players: one pass over every entry costs less than a query per chunk of them.
     _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
     return len(records)
+
+
+def _ranking_rows_add(history: list[ratings.HistoryRow], clubs: dict[str, int]) -> None:
+    """Move the ranking rows by entries appended after every stored one (two queries): each
+    (peña, player) row adds the new matches, wins, losses, abandons and points (created when
+    it is the player's first match of that peña), and every row of each player takes their
+    newest rating. The same rows ``_ranking_rows_rebuild`` counts from the entries."""
+    if not history:
+        return
+    added: dict[tuple[int, int], list[int]] = {}
+    current: dict[int, tuple[float, float, float]] = {}
+    for h in history:  # oldest first: the last one of a player is their rating now
+        tally = added.setdefault((clubs[h.key], h.player_id), [0, 0, 0, 0, 0])
+        tally[0] += 1
+        tally[1] += h.result in _WON
+        tally[2] += h.result in _LOST
+        tally[3] += h.result == ratings.Result.ABANDON
+        tally[4] += h.points
+        current[h.player_id] = (h.after.mu, h.after.sigma, h.after.shown)
+    qn = connection.ops.quote_name
+    table = qn(RankingRow._meta.db_table)
+    counted = ("matches", "wins", "losses", "abandons", "points")
+    columns = ("club_id", "player_id", *counted, "mu", "sigma", "rating")
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(added))
+    params = [
+        v
+        for (club, player), tally in added.items()
+        for v in (club, player, *tally, *current[player])
+    ]
+    sets = ", ".join(
+        [f"{qn(c)} = {table}.{qn(c)} + EXCLUDED.{qn(c)}" for c in counted]
+        + [f"{qn(c)} = EXCLUDED.{qn(c)}" for c in ("mu", "sigma", "rating")]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(qn(c) for c in columns)}) VALUES {values} "
+            f"ON CONFLICT ({qn('club_id')}, {qn('player_id')}) DO UPDATE SET {sets}",
+            params,
+        )
+    # the player's rows of the other peñas: the rating is of every match anywhere
+    players = sorted(current)
+    cases = ", ".join(
+        f"{qn(name)} = CASE {qn('player_id')} "
+        + " ".join(["WHEN %s THEN %s"] * len(players))
+        + " END"
+        for name in ("mu", "sigma", "rating")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {cases} WHERE {qn('player_id')} IN "
+            f"({', '.join(['%s'] * len(players))})",
+            [v for i in range(3) for p in players for v in (p, current[p][i])] + players,
+        )
 
 
 def _ranking_rows_rebuild(players: set[int] | None) -> None:

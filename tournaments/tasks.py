@@ -17,6 +17,7 @@ from celery import shared_task
 from django.db import OperationalError, connection
 
 from tournaments.models import FrancesTable, Match, Phase, Round, Tournament
+from tournaments.selectors.rounds import ELIMINATION_FORMATS
 from tournaments.services import reconcile as reconcile_services
 from tournaments.services import results as results_services
 from tournaments.services import rounds as rounds_services
@@ -69,8 +70,8 @@ def bracket_advance(phase_id: int) -> int:
 @shared_task(name="tournaments.round_completion_check", **RETRY)
 def round_completion_check(round_id: int) -> bool:
     """Notify the organizer once every match of the round is confirmed (once)."""
-    rnd = Round.objects.filter(pk=round_id).first()
-    notified = results_services.round_completion_notify(round=rnd) if rnd else False
+    # the service reads the round itself, with its counts, in one query
+    notified = results_services.round_completion_notify(round=Round(pk=round_id))
     log.info("round %s completion checked: notified=%s", round_id, notified)
     return notified
 
@@ -92,12 +93,14 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     match = Match.objects.select_related("round__phase__tournament").filter(pk=match_id).first()
     if match is None:
         return
-    standings_refresh(match.round.phase_id, queued_at)
-    bracket_advance(match.round.phase_id)
+    phase = match.round.phase
+    standings_refresh(phase.id, queued_at)
+    if phase.format in ELIMINATION_FORMATS:  # a Swiss or league phase has no bracket to advance
+        bracket_advance(phase.id)
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
-    _circuits_changed(match.round.phase.tournament)
-    webhooks_result_confirmed(match_id)
+    _circuits_changed(phase.tournament)
+    webhooks_result_confirmed(match_id, club_id=phase.tournament.club_id)
 
 
 @shared_task(name="tournaments.frances_result_confirmed", **RETRY)
@@ -113,7 +116,7 @@ def frances_result_confirmed(table_id: int, queued_at: str | None = None) -> Non
     standings_refresh(table.round.phase_id, queued_at)
     round_completion_check(table.round_id)
     _circuits_changed(table.round.phase.tournament)
-    webhooks_frances_result_confirmed(table_id)
+    webhooks_frances_result_confirmed(table_id, club_id=table.round.phase.tournament.club_id)
 
 
 def _circuits_changed(tournament: Tournament) -> bool:
@@ -141,11 +144,16 @@ def reconcile() -> dict:
 
 
 @shared_task(name="tournaments.webhooks_result_confirmed", **RETRY)
-def webhooks_result_confirmed(match_id: int) -> int:
+def webhooks_result_confirmed(match_id: int, club_id: int | None = None) -> int:
     """Record the ``result.confirmed`` event for the peña's webhooks; each delivery is its own
-    task, queued after this one commits (a receiver never holds up the chain above)."""
+    task, queued after this one commits (a receiver never holds up the chain above).
+    ``club_id`` (the match's peña, when the caller knows it): a peña without an active webhook
+    costs one EXISTS query and nothing more."""
+    from clubs.webhooks.services import webhooks_any
     from tournaments.services.webhooks import webhooks_result_confirmed as record
 
+    if club_id is not None and not webhooks_any(club_id=club_id):
+        return 0
     match = Match.objects.filter(pk=match_id).first()
     recorded = record(match=match) if match else 0
     if recorded:
@@ -154,10 +162,14 @@ def webhooks_result_confirmed(match_id: int) -> int:
 
 
 @shared_task(name="tournaments.webhooks_frances_result_confirmed", **RETRY)
-def webhooks_frances_result_confirmed(table_id: int) -> int:
-    """Record ``result.confirmed`` of a Mus francés table for the peña's webhooks."""
+def webhooks_frances_result_confirmed(table_id: int, club_id: int | None = None) -> int:
+    """Record ``result.confirmed`` of a Mus francés table for the peña's webhooks (``club_id``:
+    as ``webhooks_result_confirmed``)."""
+    from clubs.webhooks.services import webhooks_any
     from tournaments.services.webhooks import webhooks_frances_result_confirmed as record
 
+    if club_id is not None and not webhooks_any(club_id=club_id):
+        return 0
     table = FrancesTable.objects.filter(pk=table_id).first()
     recorded = record(table=table) if table else 0
     if recorded:

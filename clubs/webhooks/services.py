@@ -157,6 +157,12 @@ def webhook_delete(*, user: User, webhook: Webhook) -> None:
 # --- Events --------------------------------------------------------------------------------------
 
 
+def webhooks_any(*, club_id: int) -> bool:
+    """Whether the peña has an active webhook at all (one EXISTS query): the worker asks this
+    first after each result, and a peña without one costs nothing more."""
+    return Webhook.objects.filter(club_id=club_id, is_active=True).exists()
+
+
 def webhooks_hearing(*, club_id: int, event: str) -> list[Webhook]:
     """The peña's active webhooks that hear ``event`` (one query; usually none)."""
     hooks = Webhook.objects.filter(club_id=club_id, is_active=True)

@@ -20,11 +20,11 @@ from functools import partial
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import connection, transaction
 
 from clubs.models import Membership
 from clubs.roles import ORGANIZING_ROLES
-from tournaments.models import FrancesTable, Match, Notification, Round
+from tournaments.models import FrancesTable, Match, Notification, Phase, Round
 from tournaments.services.mail import EmailText, email_render, site_link
 
 log = logging.getLogger(__name__)
@@ -35,18 +35,14 @@ def round_completion_notify(*, round: Round) -> bool:
 
     Creates one Notification (its key makes it idempotent: True only the first time) and, after
     the commit, e-mails the peña's organizers who have an address. Byes count as done.
+    One query when the round is not complete yet, or was notified already
+    (``_round_with_counts``).
     """
-    rnd = Round.objects.select_related("phase__tournament__club").filter(pk=round.pk).first()
+    rnd = _round_with_counts(round.pk)
     if rnd is None:
         return False
     matches = Match.objects.filter(round=rnd)
     tables = FrancesTable.objects.filter(round=rnd)
-    if not matches.exists() and not tables.exists():
-        return False
-    if matches.exclude(kind=Match.Kind.BYE).exclude(status=Match.Status.CONFIRMED).exists():
-        return False
-    if tables.exclude(status=Match.Status.CONFIRMED).exists():
-        return False
     tournament = rnd.phase.tournament
     text = (
         f"{tournament.name}: every match of {rnd.phase.name}, round {rnd.number} is confirmed. "
@@ -82,6 +78,45 @@ def round_completion_notify(*, round: Round) -> bool:
                     robust=True,
                 )
     return created
+
+
+def _round_with_counts(round_id: int) -> Round | None:
+    """The round with its peña when every match and francés table of it is confirmed (byes
+    count as done) and its completion was not notified yet; else None. The task that follows
+    every confirmed result calls this: most of the time the round is not complete (or was
+    notified already), and one aggregate query is all it costs. Written in SQL: the ORM's
+    subqueries cost more to build than the database spends on them."""
+    qn = connection.ops.quote_name
+    match, table = qn(Match._meta.db_table), qn(FrancesTable._meta.db_table)
+    rnd, phase = qn(Round._meta.db_table), qn(Phase._meta.db_table)
+    notification = qn(Notification._meta.db_table)
+    confirmed = Match.Status.CONFIRMED
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT COUNT(*) FROM {match} WHERE round_id = %s)"
+            f" + (SELECT COUNT(*) FROM {table} WHERE round_id = %s),"
+            f" (SELECT COUNT(*) FROM {match} WHERE round_id = %s AND kind <> %s"
+            f" AND status <> %s)"
+            f" + (SELECT COUNT(*) FROM {table} WHERE round_id = %s AND status <> %s),"
+            f" (SELECT COUNT(*) FROM {notification} WHERE {qn('key')} = %s AND tournament_id ="
+            f" (SELECT {phase}.tournament_id FROM {rnd} INNER JOIN {phase}"
+            f" ON {phase}.id = {rnd}.phase_id WHERE {rnd}.id = %s))",
+            [
+                round_id,
+                round_id,
+                round_id,
+                Match.Kind.BYE,
+                confirmed,
+                round_id,
+                confirmed,
+                f"round-complete:{round_id}",
+                round_id,
+            ],
+        )
+        total, pending, notified = cursor.fetchone()
+    if not total or pending or notified:
+        return None
+    return Round.objects.select_related("phase__tournament__club").filter(pk=round_id).first()
 
 
 def _round_complete_message(rnd: Round, matches, tables) -> EmailText:

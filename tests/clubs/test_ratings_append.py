@@ -1,0 +1,83 @@
+"""The ratings after a result of the round being played (clubs/ratings_services.py, the
+"appended" path): only the rows the match touches are read and written, and the ranking rows
+end exactly where rating everything from scratch ends — in two peñas at once, with forfeits."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from clubs.models import RankingRow, RatingEntry
+from clubs.ratings_services import rating_tournament_match_sync, ratings_rebuild
+from tests.clubs.ratings_data import START, season
+from tests.factories import EntryFactory, MatchFactory, PairFactory, TournamentFactory
+from tournaments.models import Match, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def everything():
+    entries = sorted(
+        RatingEntry.objects.values_list(
+            "match__source_id", "player_id", "club_id", "order_key", "side", "result", "mu",
+            "sigma", "rating", "mu_before", "sigma_before", "points",
+        )
+    )  # fmt: skip
+    rows = sorted(
+        RankingRow.objects.values_list(
+            "club_id", "player_id", "matches", "wins", "losses", "abandons", "points", "mu",
+            "sigma", "rating",
+        )
+    )  # fmt: skip
+    return entries, rows
+
+
+def test_results_in_the_order_played_end_where_rating_from_scratch_ends():
+    _, matches = season(rounds=4, pairs=6, seed=5)
+    # a forfeit, and players of this peña who also play in another one, between its rounds
+    forfeit = matches[4]
+    Match.objects.filter(pk=forfeit.pk).update(kind=Match.Kind.FORFEIT)
+    other = TournamentFactory(status=Tournament.Status.RUNNING)
+    visitors = [matches[0].entry_a.pair, matches[0].entry_b.pair]
+    for hour, visitor in zip((2, 3), visitors, strict=True):
+        away = EntryFactory(
+            tournament=other,
+            pair=PairFactory(
+                club=other.club, player_one=visitor.player_one, player_two=visitor.player_two
+            ),
+        )
+        matches.append(
+            MatchFactory(
+                round__phase__tournament=other,
+                round__published_at=START + dt.timedelta(hours=hour, minutes=30),
+                entry_a=away,
+                entry_b=EntryFactory(tournament=other),
+                status=Match.Status.CONFIRMED,
+                winner=away,
+            )
+        )
+    matches.sort(key=lambda m: (m.round.published_at, m.pk))
+    for match in matches:  # each one after every rated match: appended
+        assert rating_tournament_match_sync(match_id=match.pk) == 1
+    appended = everything()
+    assert len(appended[0]) == 4 * len(matches)
+    assert RankingRow.objects.filter(club=other.club).count() == 8  # 4 visitors, 4 hosts
+    ratings_rebuild()
+    assert everything() == appended
+
+
+def test_a_result_of_the_round_being_played_reads_and_writes_only_its_rows(
+    django_assert_max_num_queries,
+):
+    _, matches = season(rounds=3, pairs=8, seed=2)
+    for match in matches[:-1]:
+        rating_tournament_match_sync(match_id=match.pk)
+    # lock, match (+ substitutions), its rated row, its insert, the matches from it, their
+    # players, later entries, ratings before, the entries' insert, ranking rows (upsert and
+    # rating update); the test's savepoint and its release: 14, whatever the season's length
+    with django_assert_max_num_queries(14):
+        assert rating_tournament_match_sync(match_id=matches[-1].pk) == 1
+    appended = everything()
+    ratings_rebuild()
+    assert everything() == appended
