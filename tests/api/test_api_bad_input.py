@@ -59,6 +59,8 @@ def demo():
         "webhook_id": hook.pk,
         "delivery_id": delivery.pk,
         "league_id": League.objects.get(club=club).pk,
+        # a played division: its removal is refused (409) whatever the body
+        "division_id": League.objects.get(club=club).divisions.first().pk,
         "number": 1,
         # the demo's circuit and interpeña (clubs.circuits.demo)
         "circuit_id": Circuit.objects.get().pk,

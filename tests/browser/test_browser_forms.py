@@ -127,7 +127,7 @@ def test_one_round_of_trios(new_phone, live_server, organizer, screenshot):
     expect(desk.locator(".tables")).to_contain_text("Ana García / Luis Pérez / Eva Ruiz")
     screenshot(desk, "forms-trios-round")
     for m in round_1.matches.all():
-        submit_and_confirm(new_phone, f"{base}/mesa/{m.token}/", A_WINS)
+        submit_and_confirm(new_phone, f"{base}/mesa/{m.token}/", A_WINS, side="trío")
     winners = [str(m.entry_a.pair) for m in round_1.matches.select_related("entry_a__pair")]
 
     public = new_phone()

@@ -57,7 +57,8 @@ def organizer():
 def quick(page, side: str | None, games: list[tuple[int, int]], button: str) -> None:
     """Fill the quick entry (juego a juego) from its first empty row and send it."""
     if side:
-        page.locator(".t-who label", has_text=f"Pareja {side}").click()
+        # a trio's table says "Trío A" where a pair's says "Pareja A"
+        page.locator(".t-who label", has_text=re.compile(rf"(Pareja|Trío) {side}\b")).click()
     form = page.locator("form#t-quick")
     for n, (a, b) in enumerate(games, start=1):
         form.locator(f'input[name="g{n}_a"]').fill(str(a))
@@ -65,13 +66,17 @@ def quick(page, side: str | None, games: list[tuple[int, int]], button: str) -> 
     form.get_by_role("button", name=button).click()
 
 
-def submit_and_confirm(new_phone, url: str, games: list[tuple[int, int]]) -> None:
+def submit_and_confirm(
+    new_phone, url: str, games: list[tuple[int, int]], side: str = "pareja"
+) -> None:
+    """Pareja (or trío: ``side="trío"``) A sends the games, B confirms them."""
     first, second = new_phone(), new_phone()
     first.goto(url)
     quick(first, "A", games, "Enviar resultado")
-    expect(first.locator("#t-receipt")).to_contain_text("Enviado por la pareja A")
+    article = "el" if side == "trío" else "la"
+    expect(first.locator("#t-receipt")).to_contain_text(f"Enviado por {article} {side} A")
     second.goto(url)
-    second.get_by_role("button", name="Confirmar (pareja B)").click()
+    second.get_by_role("button", name=f"Confirmar ({side} B)").click()
     expect(second.locator("#t-confirmed")).to_contain_text("Este resultado ya está confirmado")
 
 

@@ -88,7 +88,7 @@ def test_a_round_of_trios_hand_by_hand_on_the_phones(new_phone, live_server, mat
     first.get_by_role("link", name="Mano a mano").click()
     expect(first.locator(".t-mano")).to_contain_text("el trío A es mano y el B, postre")
     assert first.locator('.t-lance[data-lance="pares"] .t-player').count() == 6
-    assert first.locator("#t-points").count() == 0  # lance points: not for trios yet
+    assert first.locator("#t-points").count() == 1  # lance points: the engine reads trios
 
     # Hand 1, A1 mano: A envida la grande y B quiere; chica en paso; A3 duples y B2 par (los
     # duples ganan: lo dice lo declarado); solo B3 tiene juego (31): se cuenta sin apuestas
