@@ -158,6 +158,19 @@ def _dates(dates: Any) -> list[dt.date]:
     return out
 
 
+def name_and_season(name: Any, season: Any) -> tuple[str, str]:
+    """A league's name and season (of pairs or of peñas), tidied; both are needed."""
+    name = tidy_text(name, field="name", max_length=120)
+    season = tidy_text(season, field="season", max_length=20)
+    if not name or not season:
+        raise Invalid(
+            "A league needs its name and its season, e.g. 'Liga de los jueves' and '2026-27'.",
+            code="league_name_season",
+            field="name" if not name else "season",
+        )
+    return name, season
+
+
 def free_slug(
     club: Club, name: str, season: str, slug: str, *, model=League, fallback="liga"
 ) -> str:
@@ -194,14 +207,7 @@ def league_create(
 ) -> League:
     """A league of ``club`` for ``season``, with its calendar of jornadas (``dates``)."""
     roles.require_organizer(actor, club)
-    name = tidy_text(name, field="name", max_length=120)
-    season = tidy_text(season, field="season", max_length=20)
-    if not name or not season:
-        raise Invalid(
-            "A league needs its name and its season, e.g. 'Liga de los jueves' and '2026-27'.",
-            code="league_name_season",
-            field="name" if not name else "season",
-        )
+    name, season = name_and_season(name, season)
     if kind not in League.Kind.values:
         raise Invalid(
             "A league is of fixed pairs or individual: {kinds}, not '{kind}'.",

@@ -46,7 +46,7 @@ from clubs.circuits.interpenas import MAX_BOARDS, interpena_create
 from clubs.circuits.models import Interpena
 from clubs.leagues import table, teams_selectors
 from clubs.leagues.models import TeamFixture, TeamJornada, TeamLeague
-from clubs.leagues.services import free_slug, tidy_text
+from clubs.leagues.services import free_slug, name_and_season
 from clubs.models import Club
 from config.errors import Conflict, Forbidden, Invalid, NotFound
 from tournaments.draw import Group as DrawGroup
@@ -181,14 +181,7 @@ def team_league_create(
 ) -> TeamLeague:
     """A league of peñas run by ``club``, with its whole calendar of fixtures."""
     roles.require_organizer(actor, club)
-    name = tidy_text(name, field="name", max_length=120)
-    season = tidy_text(season, field="season", max_length=20)
-    if not name or not season:
-        raise Invalid(
-            "A league needs its name and its season, e.g. 'Liga de los jueves' and '2026-27'.",
-            code="league_name_season",
-            field="name" if not name else "season",
-        )
+    name, season = name_and_season(name, season)
     if legs not in (1, 2) or isinstance(legs, bool):
         raise Invalid(
             "A league is played over one leg or two (ida y vuelta), not {legs}.",
