@@ -13,6 +13,8 @@ Terms: mesa (table), enlace de mesa (the table's link, its QR code), pareja (pai
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
+
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from tournaments.models import HandEntry, Match, ResultSubmission, Round
@@ -100,7 +102,7 @@ def check_caller(match: Match, *, side: str, via: str, actor: User) -> None:
                 "Through the table link, say which pair you are: a or b.", code="side_required"
             )
         return
-    require_organizer(actor, match.round.phase.tournament.club)
+    require_organizer(actor, _club(match))
     if side != ORGANIZER:
         raise Invalid(
             "Organizers enter results as side 'organizer'; pairs use their table link.",
@@ -112,7 +114,18 @@ def check_writer(match: Match, *, via: str, actor: User) -> None:
     """Hands have no side: at the table anybody with the link, otherwise an organizer."""
     check_via(via)
     if via != LINK:
-        require_organizer(actor, match.round.phase.tournament.club)
+        require_organizer(actor, _club(match))
+
+
+def _club(match: Match):
+    """The match's peña, read through the caller's ``match`` before the write locks it: when
+    its round, phase or tournament were not loaded with it, they may be gone by now (a league's
+    division removed meanwhile, tests/leagues/test_leagues_races.py), which is the 404 that
+    lock_match answers too, not a 500."""
+    try:
+        return match.round.phase.tournament.club
+    except ObjectDoesNotExist:
+        raise NotFound("This match no longer exists.", code="match_gone") from None
 
 
 def check_link_open(match: Match, via: str) -> None:
