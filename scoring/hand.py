@@ -915,6 +915,39 @@ def _why(decl: Declarations, name: str, derived: int, seat: int) -> Phrase:
     )
 
 
+def check_punto_declared(decl: Declarations, seat_of: Callable[[int], Term]) -> None:
+    """Punto's declarations and the punto/juego winners agree with who declared juego (for
+    every form: ``seat_of`` names a seat in the form's words)."""
+    anybody = any(decl.juego)
+    if decl.punto is not None:
+        if anybody:
+            raise DeclarationError(
+                "Punto is played only when nobody has juego, but juego was declared.",
+                code="punto_with_juego",
+            )
+        for seat, p in enumerate(decl.punto):
+            if isinstance(p, bool) or not isinstance(p, int) or not 4 <= p <= 30:
+                raise DeclarationError(
+                    "The {seat}'s punto must be from 4 to 30, not {value}.",
+                    code="punto_value",
+                    seat=seat_of(seat),
+                    value=shown(p),
+                )
+    if "juego" in decl.winners and not anybody:
+        raise DeclarationError(
+            "Nobody declared juego, so punto was played: give the winner of punto, not of juego.",
+            code="winner_without_juego",
+            lance=lance_term("juego"),
+        )
+    if "punto" in decl.winners and anybody:
+        raise DeclarationError(
+            "Punto is played only when nobody has juego, but juego was declared: give the "
+            "winner of juego.",
+            code="winner_without_punto",
+            lance=lance_term("punto"),
+        )
+
+
 def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
     for seat in range(4):
         kind = decl.pares[seat]
@@ -948,34 +981,7 @@ def _check_declarations(rules: RuleSet, decl: Declarations) -> None:
                 seat=seat_term(SEAT_NAMES[seat]),
                 value=shown(j),
             )
-    anybody = any(decl.juego)
-    if decl.punto is not None:
-        if anybody:
-            raise DeclarationError(
-                "Punto is played only when nobody has juego, but juego was declared.",
-                code="punto_with_juego",
-            )
-        for seat, p in enumerate(decl.punto):
-            if isinstance(p, bool) or not isinstance(p, int) or not 4 <= p <= 30:
-                raise DeclarationError(
-                    "The {seat}'s punto must be from 4 to 30, not {value}.",
-                    code="punto_value",
-                    seat=seat_term(SEAT_NAMES[seat]),
-                    value=shown(p),
-                )
-    if "juego" in decl.winners and not anybody:
-        raise DeclarationError(
-            "Nobody declared juego, so punto was played: give the winner of punto, not of juego.",
-            code="winner_without_juego",
-            lance=lance_term("juego"),
-        )
-    if "punto" in decl.winners and anybody:
-        raise DeclarationError(
-            "Punto is played only when nobody has juego, but juego was declared: give the "
-            "winner of juego.",
-            code="winner_without_punto",
-            lance=lance_term("punto"),
-        )
+    check_punto_declared(decl, lambda seat: seat_term(SEAT_NAMES[seat]))
     for lance, side in decl.winners.items():
         if lance not in ("grande", "chica", "pares", "juego", "punto") or side not in (0, 1):
             raise DeclarationError(

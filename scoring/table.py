@@ -73,6 +73,7 @@ from scoring.hand import (
     ScoreEvent,
     _juego_points,
     _juego_words,
+    check_punto_declared,
 )
 from scoring.messages import Term
 from scoring.rules import Form, Real31, RuleSet
@@ -618,34 +619,7 @@ def _check_declarations(rules: RuleSet, decl: Declarations, n: int) -> None:
                 seat=name,
                 value=shown(j),
             )
-    anybody = any(decl.juego)
-    if decl.punto is not None:
-        if anybody:
-            raise DeclarationError(
-                "Punto is played only when nobody has juego, but juego was declared.",
-                code="punto_with_juego",
-            )
-        for seat, p in enumerate(decl.punto):
-            if isinstance(p, bool) or not isinstance(p, int) or not 4 <= p <= 30:
-                raise DeclarationError(
-                    "The {seat}'s punto must be from 4 to 30, not {value}.",
-                    code="punto_value",
-                    seat=seat_term(seat_name(seat, n)),
-                    value=shown(p),
-                )
-    if "juego" in decl.winners and not anybody:
-        raise DeclarationError(
-            "Nobody declared juego, so punto was played: give the winner of punto, not of juego.",
-            code="winner_without_juego",
-            lance=lance_term("juego"),
-        )
-    if "punto" in decl.winners and anybody:
-        raise DeclarationError(
-            "Punto is played only when nobody has juego, but juego was declared: give the "
-            "winner of juego.",
-            code="winner_without_punto",
-            lance=lance_term("punto"),
-        )
+    check_punto_declared(decl, lambda seat: seat_term(seat_name(seat, n)))
     for lance, who in decl.takers.items():
         if (
             rules.form is not _FRANCES
