@@ -83,6 +83,11 @@ def match_detail(
         ("b", side_b % {"pair": match.entry_b.pair if match.entry_b else "—"}),
     ]
     page_forms["forfeit"].fields["absent_side"].choices = sides
+    if trios:
+        games_label = _("Piedras de cada juego (trío A - trío B)")
+        for name, form_class in MATCH_FORMS.items():
+            if form_class is forms.GamesForm:
+                page_forms[name].fields["games"].label = games_label
     page_forms["late"].fields["side"].choices = sides
     shown = [
         {"side": side, "submission": versions[side], "view": version_view(versions[side].summary)}
