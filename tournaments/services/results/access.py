@@ -28,6 +28,7 @@ from tournaments.services.results.common import (
     SIDE_A,
     SIDE_B,
     User,
+    match_gone,
 )
 
 
@@ -125,7 +126,7 @@ def _club(match: Match):
     try:
         return match.round.phase.tournament.club
     except ObjectDoesNotExist:
-        raise NotFound("This match no longer exists.", code="match_gone") from None
+        raise match_gone() from None
 
 
 def check_link_open(match: Match, via: str) -> None:

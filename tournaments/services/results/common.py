@@ -83,7 +83,7 @@ def lock_match(match: Match) -> Match:
         .first()
     )
     if locked is None:  # removed meanwhile (a league's division taken out before any result)
-        raise NotFound("This match no longer exists.", code="match_gone")
+        raise match_gone()
     known = match.round if Match.round.is_cached(match) else None
     if (
         known is not None
@@ -189,6 +189,11 @@ def store_keyed(
             )
     except IntegrityError:
         return None
+
+
+def match_gone() -> NotFound:
+    """The match was removed while a write was on its way (a league's division taken out)."""
+    return NotFound("This match no longer exists.", code="match_gone")
 
 
 def key_reused() -> Conflict:
