@@ -35,7 +35,15 @@ from typing import Any, NamedTuple
 
 from scoring.betting import SIDE_NAMES, Outcome
 from scoring.cards import HandValue
-from scoring.errors import CardError, DeclarationError, FormatError, Phrase, lance_term, shown
+from scoring.errors import (
+    CardError,
+    DeclarationError,
+    FormatError,
+    Phrase,
+    lance_term,
+    shown,
+    team_term,
+)
 from scoring.hand import (
     _PARES_TERMS,
     JUEGO_NONE,
@@ -354,14 +362,14 @@ def _score_totals(
     """Quick mode: each side's total, checked for possibility."""
     if points.totals is None:
         raise DeclarationError(
-            "Give the points of each lance, or at least each pair's total.",
+            "Give the points of each lance, or at least each side's total.",
             code="points_missing",
         )
     totals = points.totals
     for value in totals:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise DeclarationError(
-                "A pair's total is a whole number of stones from 0 up, not {value}.",
+                "A total is a whole number of stones from 0 up, not {value}.",
                 code="total_value",
                 value=shown(value),
             )
@@ -527,7 +535,7 @@ def _check_point(
     if isinstance(point.to, bool) or point.to not in range(table.sides):
         if table.two:
             raise FormatError(
-                "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+                "Who took {lance} is 'mano' or 'postre', not {value}.",
                 code="lance_to_word",
                 field=f"lances.{name}",
                 lance=lance,
@@ -645,7 +653,7 @@ def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> No
     sides = _held_sides(holds, name, table)
     if not sides:
         raise DeclarationError(
-            "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+            "Nobody has {lance}, so nobody can have won it; leave its winner out.",
             code="winner_nobody_has",
             lance=lance_term(name),
         )
@@ -670,10 +678,11 @@ def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> No
         if point.how != "paso":
             if table.pairs:
                 raise DeclarationError(
-                    "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance "
-                    "is bet only when both pairs have it.",
+                    "Nobody could bet in {lance}: only {team} {side} has {lance}, and a lance "
+                    "is bet only when both sides have it.",
                     code="lance_not_played",
                     lance=lance_term(name),
+                    team=team_term(Form.PAIRS),
                     side=SIDE_NAMES[side],
                 )
             if not table.two:
@@ -938,7 +947,7 @@ def _point_from_json(name: str, raw: Any, seats: int = 0) -> LancePoint:
             )
     elif to not in SIDE_NAMES:
         raise FormatError(
-            "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+            "Who took {lance} is 'mano' or 'postre', not {value}.",
             code="lance_to_word",
             field=field,
             lance=lance_term(name),
