@@ -252,7 +252,7 @@ def declarations_from_json(data: Any, seats: int = 4, rules: RuleSet | None = No
             continue
         if not isinstance(side, str) or side not in _SIDES:
             raise FormatError(
-                "The winner of {lance} is the pair 'mano' or 'postre', not {value}.",
+                "The winner of {lance} is 'mano' or 'postre', not {value}.",
                 code="winner_word",
                 field=f"declarations.winners.{lance}"[:60],
                 lance=lance_term(str(lance)[:40]),
