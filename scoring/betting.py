@@ -38,7 +38,10 @@ import enum
 import re
 from typing import NamedTuple
 
-from scoring.errors import BettingError, lance_term, shown
+from scoring.errors import TEAM_TERMS, BettingError, lance_term, shown
+from scoring.messages import Term
+
+_PAREJA = TEAM_TERMS["pairs"]
 
 SIDE_NAMES = ("mano", "postre")
 
@@ -163,7 +166,8 @@ def _parse_text(raw: str, lance: str) -> Action:
         who, text = who.strip(), text.strip()
         if who not in _SIDE_WORDS:
             raise BettingError(
-                "In {lance}, '{action}' names the pair '{pair}'; a pair is 'mano' or 'postre'.",
+                "In {lance}, '{action}' names '{pair}', which is not a side: a side is 'mano' or "
+                "'postre'.",
                 code="unknown_pair",
                 lance=lance_term(lance),
                 action=raw[:40],
@@ -213,7 +217,8 @@ def _parse_object(raw: dict, lance: str) -> Action:
     if side is not None:
         if not isinstance(side, str) or side not in _SIDE_WORDS:
             raise BettingError(
-                "In {lance}, '{action}' names the pair '{pair}'; a pair is 'mano' or 'postre'.",
+                "In {lance}, '{action}' names '{pair}', which is not a side: a side is 'mano' or "
+                "'postre'.",
                 code="unknown_pair",
                 lance=lance_term(lance),
                 action=str(raw.get("act", ""))[:40],
@@ -232,27 +237,33 @@ def resolve(
     lance: str,
     speakers: tuple[int, ...],
     min_envite: int,
+    team: Term = _PAREJA,
 ) -> Betting:
     """How the betting of a lance ended; ``speakers`` are the seats that may speak, in order.
+    ``team``: the word the errors name a side with (scoring.errors.team_term: pareja, trío).
 
     Pure, and tables repeat the same few sequences, so answers are memoised (errors are not).
     """
-    key = (actions, speakers, min_envite)  # the answer does not depend on the lance's name
+    key = (actions, speakers, min_envite)  # the answer depends on neither the lance nor team
     found = RESOLVED.get(key)
     if found is None:
-        found = _resolve(actions, lance, speakers, min_envite)
+        found = _resolve(actions, lance, speakers, min_envite, team)
         if len(RESOLVED) < 50_000:
             RESOLVED[key] = found
     return found
 
 
 def _resolve(
-    actions: tuple[Action, ...], lance: str, speakers: tuple[int, ...], min_envite: int
+    actions: tuple[Action, ...],
+    lance: str,
+    speakers: tuple[int, ...],
+    min_envite: int,
+    team: Term,
 ) -> Betting:
     sides = {s % 2 for s in speakers}
     if len(sides) < 2:
         if any(a.act is not Act.PASO for a in actions):
-            raise _not_played(lance, speakers)
+            raise _not_played(lance, speakers, team)
         return Betting(Outcome.NOT_PLAYED)
 
     pasos = _opening(actions, lance, speakers)
@@ -265,10 +276,11 @@ def _resolve(
         # but the named pair must still have a player who had not spoken yet
         if all(s % 2 != first.side for s in speakers[pasos:]):
             raise BettingError(
-                "In {lance}, pareja {pair} cannot open the betting with '{action}': its players "
+                "In {lance}, {team} {pair} cannot open the betting with '{action}': its players "
                 "had already passed ({pasos} pasos recorded before it).",
                 code="bet_after_own_pasos",
                 lance=lance_term(lance),
+                team=team,
                 pair=SIDE_NAMES[first.side],
                 action=str(first),
                 pasos=pasos,
@@ -277,7 +289,7 @@ def _resolve(
 
     ordago, bet, deje = _opening_bet(first, lance, min_envite)
     bettor, accepted, ordago, bet, deje = _answers(
-        actions, lance, pasos, side, 2, ordago, bet, deje, min_envite, pairs=True
+        actions, lance, pasos, side, 2, ordago, bet, deje, min_envite, team=team
     )
     if not accepted:
         return Betting(Outcome.NO_QUERIDO, deje, bettor)
@@ -286,7 +298,7 @@ def _resolve(
     return Betting(Outcome.QUERIDO, bet)
 
 
-def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
+def _not_played(lance: str, speakers: tuple[int, ...], team: Term) -> BettingError:
     if not speakers:
         return BettingError(
             "Nobody could bet in {lance}: no player has {lance}.",
@@ -294,10 +306,11 @@ def _not_played(lance: str, speakers: tuple[int, ...]) -> BettingError:
             lance=lance_term(lance),
         )
     return BettingError(
-        "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance is bet only "
-        "when both pairs have it.",
+        "Nobody could bet in {lance}: only {team} {side} has {lance}, and a lance is bet only "
+        "when both sides have it.",
         code="lance_not_played",
         lance=lance_term(lance),
+        team=team,
         side=SIDE_NAMES[speakers[0] % 2],
     )
 
@@ -492,11 +505,12 @@ def _answers(
     deje: int,
     min_envite: int,
     *,
-    pairs: bool = False,
+    team: Term | None = None,
 ) -> tuple[int, list[int], bool, int, int]:
     """The answers after the opening bet, in every form: each other party answers in turn
-    (``order`` parties: the two pairs, or each player who may speak, by place; ``bettor`` is
-    one of them), quiero puts it in the
+    (``order`` parties: the two sides, or each player who may speak, by place; ``bettor`` is
+    one of them; ``team``, the word for a side, is given between two sides), quiero puts it in
+    the
     bet, no quiero takes it out, a raise makes it the one who bet and every other party still
     in answers again. Returns the last bettor, those who accepted its bet (none: refused by
     all), and the órdago, bet and deje as they stand."""
@@ -515,13 +529,14 @@ def _answers(
                 after=str(action),
             )
         answering = pending.pop(0)
-        if pairs and action.side is not None and action.side != answering:
+        if team is not None and action.side is not None and action.side != answering:
             raise BettingError(
-                "In {lance}, '{action}' is out of turn: after pareja {bettor} bet, pareja "
+                "In {lance}, '{action}' is out of turn: after {team} {bettor} bet, {team} "
                 "{answering} answers.",
                 code="out_of_turn",
                 lance=lance_term(lance),
                 action=str(action),
+                team=team,
                 bettor=SIDE_NAMES[bettor],
                 answering=SIDE_NAMES[answering],
             )
@@ -533,9 +548,9 @@ def _answers(
             out.add(answering)
             continue
         if act is Act.PASO and not ordago:
-            if pairs:
+            if team is not None:
                 raise BettingError(
-                    "In {lance}, 'paso' is not an answer to an envite: the other pair says "
+                    "In {lance}, 'paso' is not an answer to an envite: the other side says "
                     "quiero, no quiero, a raise or órdago.",
                     code="paso_after_bet",
                     lance=lance_term(lance),
@@ -549,7 +564,7 @@ def _answers(
         ordago, bet, deje = _raised(action, lance, ordago, bet, deje, min_envite)
         bettor, accepted = answering, []
         pending = [(bettor + k) % order for k in range(1, order) if (bettor + k) % order not in out]
-    if pending and pairs:
+    if pending and team is not None:
         raise BettingError(
             "In {lance}, the last bet ('{action}') was never answered: add quiero or no quiero.",
             code="unanswered_bet",

@@ -6,13 +6,15 @@ player understands (lance, card, number). Each error carries a stable ``code``, 
 (an English gettext id with named blanks) and the ``params`` that fill it, so any layer can
 render it in the reader's language (scoring.messages). One code names one text. A word the
 reader's language translates (a lance, a seat) is a ``Term``; a part of a message worded per
-language (why a lance went to a pair) is a ``Phrase``; a value the input gave is shown back
+language (why a lance went to a pair) is a ``Phrase``; the word for a team, which depends on
+the form (pareja, trío), is ``team_term``'s; a value the input gave is shown back
 through ``shown``. The Spanish of every text is in scoring/locale/es (the ``errors`` catalog),
 so the engine speaks Spanish without Django (``python -m scoring --lang es``).
 
 Must not: be raised for bugs. A bug inside the engine is any other exception.
 
-Terms: lance (grande, chica, pares, juego, punto), envite, deje, órdago, mano, postre, vaca.
+Terms: lance (grande, chica, pares, juego, punto), envite, deje, órdago, mano, postre, vaca,
+pareja (a pair), trío (a trio).
 """
 
 from __future__ import annotations
@@ -45,6 +47,34 @@ FORM_TERMS = {
     "individual": Term("individual"),
     "frances": Term("frances"),
 }
+
+#: the word a message names one of a match's two teams with, by the form it plays: a pareja in
+#: pairs, a trío in trios. Shown before the team's letter or seat ("{team} {side}": "pareja A",
+#: "trio postre"); each language's translation carries what that place in a sentence needs
+#: (Spanish its article: "la pareja", "el trío"; French "le couple", "le trio"; Basque the
+#: word with its article, "bikotea", so that a case ending can follow it)
+TEAM_TERMS = {
+    "pairs": Term("pareja"),
+    "trios": Term("trio"),
+}
+
+
+#: the two teams together, as the subject of a sentence ("both pairs have 40 or more")
+BOTH_TEAMS_TERMS = {
+    "pairs": Term("both pairs"),
+    "trios": Term("both trios"),
+}
+
+
+def team_term(form: str) -> Term:
+    """The word for one of the two teams of a match of ``form`` (a ``scoring.Form`` or its
+    value); a form without two teams gets the pairs' word (its messages name players)."""
+    return TEAM_TERMS.get(str(form)) or TEAM_TERMS["pairs"]
+
+
+def both_teams_term(form: str) -> Term:
+    """Both teams of a match of ``form`` as a sentence's subject (team_term's plural)."""
+    return BOTH_TEAMS_TERMS.get(str(form)) or BOTH_TEAMS_TERMS["pairs"]
 
 
 def lance_term(name: str) -> Term:

@@ -638,7 +638,7 @@ def _check_not_played_winners(
             seats = list(range(4))
         if not seats:
             raise DeclarationError(
-                "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+                "Nobody has {lance}, so nobody can have won it; leave its winner out.",
                 code="winner_nobody_has",
                 lance=lance_term(name),
             )
@@ -786,7 +786,7 @@ def _check_claim(decl: Declarations, name: str, side: int | None) -> None:
         return
     if side is None:
         raise DeclarationError(
-            "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+            "Nobody has {lance}, so nobody can have won it; leave its winner out.",
             code="winner_nobody_has",
             lance=lance_term(name),
         )

@@ -88,7 +88,7 @@ def _require_list(
 
 
 _PER_PLAYER = Term("one per player in seat order from mano")
-_PER_PAIR = Term("one per pair: [A, B]")
+_PER_TEAM = Term("one for each team: [A, B]")
 
 
 _HAND_KEYS = frozenset(("cards", "bets", "declarations", "lances", "totals"))
@@ -252,7 +252,7 @@ def declarations_from_json(data: Any, seats: int = 4, rules: RuleSet | None = No
             continue
         if not isinstance(side, str) or side not in _SIDES:
             raise FormatError(
-                "The winner of {lance} is the pair 'mano' or 'postre', not {value}.",
+                "The winner of {lance} is 'mano' or 'postre', not {value}.",
                 code="winner_word",
                 field=f"declarations.winners.{lance}"[:60],
                 lance=lance_term(str(lance)[:40]),
@@ -360,7 +360,7 @@ def team_from_json(raw: Any, field: str) -> int:
     if raw in ("B", "b", 1):
         return 1
     raise FormatError(
-        "{field} is pareja 'A' or 'B', not {value}.",
+        "{field} is 'A' or 'B', not {value}.",
         code="team_word",
         field=field,
         value=shown(raw),
@@ -383,7 +383,7 @@ def start_from_json(raw: Any) -> tuple[Any, Any]:
                 fields=list(TEAMS),
             )
         return raw.get("A", 0), raw.get("B", 0)
-    values = _require_list(raw, "start", 2, _PER_PAIR)
+    values = _require_list(raw, "start", 2, _PER_TEAM)
     return values[0], values[1]
 
 
@@ -395,7 +395,7 @@ def games_from_json(data: Any) -> list[GameEntry]:
         if stones is not None:
             if isinstance(stones, dict):
                 stones = [stones.get("A"), stones.get("B")]
-            stones = tuple(_require_list(stones, f"games[{number}].stones", 2, _PER_PAIR))
+            stones = tuple(_require_list(stones, f"games[{number}].stones", 2, _PER_TEAM))
         winner = raw.get("winner")
         winner = team_from_json(winner, f"games[{number}].winner") if winner is not None else None
         games.append(GameEntry(stones, winner, bool(raw.get("ordago", False))))

@@ -5,7 +5,8 @@ took it and how (``paso``, ``deje``, ``querido``, ``órdago``), the stones of th
 accepted bet, and the pares / juego / punto bonus of the pair that took it — or, in quick mode,
 only each pair's total. Every typed figure must be possible under the rule set: a deje is an
 amount a refused bet can leave (1 for a first envite, else the bet before the last raise, so at
-least the minimum envite), an accepted bet at least the minimum envite, a pares bonus a sum of
+least the minimum envite, a game or more too), an accepted bet at least the minimum envite (a
+bet has no ceiling: docs/rules.md, «Betting»), a pares bonus a sum of
 1 / 2 / 3 for each player of the pair who holds pares, a juego bonus a sum of 3 (31) and 2 (any
 other juego), the punto bonus 1, totals the sum of the parts. With the cards or the declarations
 given too, every figure must agree with them, and the message names the first that does not.
@@ -34,7 +35,15 @@ from typing import Any, NamedTuple
 
 from scoring.betting import SIDE_NAMES, Outcome
 from scoring.cards import HandValue
-from scoring.errors import CardError, DeclarationError, FormatError, Phrase, lance_term, shown
+from scoring.errors import (
+    CardError,
+    DeclarationError,
+    FormatError,
+    Phrase,
+    lance_term,
+    shown,
+    team_term,
+)
 from scoring.hand import (
     _PARES_TERMS,
     JUEGO_NONE,
@@ -353,14 +362,14 @@ def _score_totals(
     """Quick mode: each side's total, checked for possibility."""
     if points.totals is None:
         raise DeclarationError(
-            "Give the points of each lance, or at least each pair's total.",
+            "Give the points of each lance, or at least each side's total.",
             code="points_missing",
         )
     totals = points.totals
     for value in totals:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise DeclarationError(
-                "A pair's total is a whole number of stones from 0 up, not {value}.",
+                "A total is a whole number of stones from 0 up, not {value}.",
                 code="total_value",
                 value=shown(value),
             )
@@ -526,7 +535,7 @@ def _check_point(
     if isinstance(point.to, bool) or point.to not in range(table.sides):
         if table.two:
             raise FormatError(
-                "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+                "Who took {lance} is 'mano' or 'postre', not {value}.",
                 code="lance_to_word",
                 field=f"lances.{name}",
                 lance=lance,
@@ -607,12 +616,11 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
             raise DeclarationError(
                 "A deje of {stones} in {lance} cannot be: a refused envite leaves 1 stone (a "
                 "first envite) or the bet before the last raise, at least the minimum envite of "
-                "{minimum}, and less than a game of {target}.",
+                "{minimum}.",
                 code="deje_impossible",
                 lance=lance,
                 stones=stones,
                 minimum=rules.min_envite,
-                target=rules.stones_per_game,
             )
         return stones
     if stones is None:
@@ -621,23 +629,23 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
             code="querido_missing",
             lance=lance,
         )
-    if not rules.min_envite <= stones <= rules.stones_per_game:
+    if stones < rules.min_envite:
         raise DeclarationError(
-            "An envite accepted in {lance} is from the minimum envite of {minimum} to a game of "
-            "{target} (more is an órdago), not {stones}.",
+            "An envite accepted in {lance} is at least the minimum envite of {minimum}, not "
+            "{stones}.",
             code="querido_impossible",
             lance=lance,
             stones=stones,
             minimum=rules.min_envite,
-            target=rules.stones_per_game,
         )
     return stones
 
 
 def _possible_deje(rules: RuleSet, stones: int) -> bool:
     """1 (a first envite or órdago refused) or a bet said before a raise: at least the minimum
-    envite, and below a whole game (a bet of a game is said as an órdago)."""
-    return stones == 1 or rules.min_envite <= stones < rules.stones_per_game
+    envite, whatever its size (a bet may be of a whole game or more, 004 «Note», and the
+    betting leaves what was bet before the raise: docs/rules.md, «Betting»)."""
+    return stones == 1 or stones >= rules.min_envite
 
 
 def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> None:
@@ -645,7 +653,7 @@ def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> No
     sides = _held_sides(holds, name, table)
     if not sides:
         raise DeclarationError(
-            "Nobody has {lance}, so no pair can have won it; leave its winner out.",
+            "Nobody has {lance}, so nobody can have won it; leave its winner out.",
             code="winner_nobody_has",
             lance=lance_term(name),
         )
@@ -670,10 +678,11 @@ def _check_taker(name: str, point: LancePoint, holds: dict, table: _Table) -> No
         if point.how != "paso":
             if table.pairs:
                 raise DeclarationError(
-                    "Nobody could bet in {lance}: only pareja {side} has {lance}, and a lance "
-                    "is bet only when both pairs have it.",
+                    "Nobody could bet in {lance}: only {team} {side} has {lance}, and a lance "
+                    "is bet only when both sides have it.",
                     code="lance_not_played",
                     lance=lance_term(name),
+                    team=team_term(Form.PAIRS),
                     side=SIDE_NAMES[side],
                 )
             if not table.two:
@@ -938,7 +947,7 @@ def _point_from_json(name: str, raw: Any, seats: int = 0) -> LancePoint:
             )
     elif to not in SIDE_NAMES:
         raise FormatError(
-            "The pair that took {lance} is 'mano' or 'postre', not {value}.",
+            "Who took {lance} is 'mano' or 'postre', not {value}.",
             code="lance_to_word",
             field=field,
             lance=lance_term(name),

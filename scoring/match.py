@@ -36,8 +36,10 @@ from scoring.errors import (
     EntryAfterEnd,
     GameEntryError,
     ScoringError,
+    both_teams_term,
     lance_term,
     shown,
+    team_term,
 )
 from scoring.hand import LANCES, HandRecord, HandScore, ScoreEvent, score_hand
 from scoring.lances import LancePoints, bets_after, check_totals_end, score_points
@@ -503,10 +505,11 @@ def record_games(
     for number, entry in enumerate(games, start=1):
         if state.finished:
             raise EntryAfterEnd(
-                "Game {game} was entered after the match was decided: pareja {winner} had "
+                "Game {game} was entered after the match was decided: {team} {winner} had "
                 "already won it.",
                 code="game_after_match",
                 game=number,
+                team=team_term(rules.form),
                 winner=TEAMS[state.winner],
             )
         winner = _game_winner(entry, rules, number)
@@ -556,7 +559,10 @@ def _game_winner(entry: GameEntry, rules: RuleSet, number: int) -> int:
     target = rules.stones_per_game
     if entry.winner is not None and entry.winner not in (0, 1):
         raise GameEntryError(
-            "Game {game}: the winner is pareja A or B.", code="game_winner_format", game=number
+            "Game {game}: the winner is {team} A or {team} B.",
+            code="game_winner_format",
+            game=number,
+            team=team_term(rules.form),
         )
     if entry.stones is None:
         if entry.winner is None:
@@ -576,7 +582,7 @@ def _game_winner(entry: GameEntry, rules: RuleSet, number: int) -> int:
     if entry.ordago:
         if entry.winner is None:
             raise GameEntryError(
-                "Game {game} was won by an órdago: say which pair won it.",
+                "Game {game} was won by an órdago: say who won it.",
                 code="ordago_winner_missing",
                 game=number,
             )
@@ -593,18 +599,19 @@ def _game_winner(entry: GameEntry, rules: RuleSet, number: int) -> int:
         return entry.winner
     if a >= target and b >= target:
         raise GameEntryError(
-            "Game {game}: both pairs have {target} or more ({a}-{b}). Only the first to reach "
+            "Game {game}: {both} have {target} or more ({a}-{b}). Only the first to reach "
             "{target} wins, and the game stops there: the loser ends below {target}.",
             code="both_at_target",
             game=number,
+            both=both_teams_term(rules.form),
             target=target,
             a=a,
             b=b,
         )
     if a < target and b < target:
         raise GameEntryError(
-            "Game {game} is not finished: neither pair reached {target} ({a}-{b}). If it was "
-            "won by an órdago, mark it so.",
+            "Game {game} is not finished: nobody reached {target} ({a}-{b}). If it was won by "
+            "an órdago, mark it so.",
             code="game_not_finished",
             game=number,
             target=target,
@@ -615,10 +622,11 @@ def _game_winner(entry: GameEntry, rules: RuleSet, number: int) -> int:
     check_game_stones(rules, entry.stones[winner], game=number)
     if entry.winner is not None and entry.winner != winner:
         raise GameEntryError(
-            "Game {game}: pareja {given} is given as the winner, but the stones {a}-{b} say "
-            "pareja {winner} won.",
+            "Game {game}: {team} {given} is given as the winner, but the stones {a}-{b} say "
+            "{team} {winner} won.",
             code="winner_contradicts_stones",
             game=number,
+            team=team_term(rules.form),
             given=TEAMS[entry.winner],
             a=a,
             b=b,

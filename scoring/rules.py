@@ -265,8 +265,9 @@ class RuleSet:
         """The most stones a game can end with (the winner's; the loser ends below the target).
 
         The winner had at most one stone less than the target before the last lance counted,
-        and one lance is worth at most a whole game's stones: a table that would bet more says
-        órdago. So a game to 40 ends at 79 at the most. scoring.match.check_game_stones is the
+        and a table bets at most a whole game's stones on that lance: a bigger bet is legal (a
+        bet has no ceiling, docs/rules.md) but pointless, an órdago wins for the same risk. So
+        a game to 40 ends at 79 at the most. scoring.match.check_game_stones is the
         one check against it, for games entered as final stones and for hands alike.
         """
         return 2 * self.stones_per_game - 1

@@ -58,7 +58,15 @@ from scoring.cards import (
     value_table,
 )
 from scoring.cards import juego_rank as _juego_rank
-from scoring.errors import CardError, DeclarationError, Phrase, lance_term, seat_term, shown
+from scoring.errors import (
+    CardError,
+    DeclarationError,
+    Phrase,
+    lance_term,
+    seat_term,
+    shown,
+    team_term,
+)
 from scoring.hand import (
     _JUEGO_BONUS,
     _PARES_TERMS,
@@ -494,7 +502,13 @@ def _betting(
     rules: RuleSet, actions: tuple[Action, ...], name: str, speakers: tuple[int, ...], two: bool
 ) -> _Betting:
     if two:
-        b = resolve(actions, lance=name, speakers=speakers, min_envite=rules.min_envite)
+        b = resolve(
+            actions,
+            lance=name,
+            speakers=speakers,
+            min_envite=rules.min_envite,
+            team=team_term(rules.form),
+        )
         return _Betting(b.outcome, b.stones, None, (), b.side)
     t: TableBetting = resolve_individual(
         actions, lance=name, speakers=speakers, min_envite=rules.min_envite

@@ -58,13 +58,14 @@ def test_the_table_enters_a_hand_as_lance_points(client, match):
 
 
 def test_an_impossible_deje_is_a_400_with_a_clear_body(client, match):
-    hand = {"lances": {**LANCES["lances"], "grande": {"to": "mano", "how": "deje", "stones": 40}}}
+    # no refused bet leaves 0 (a deje of a game or more can be: docs/rules.md, «Betting»)
+    hand = {"lances": {**LANCES["lances"], "grande": {"to": "mano", "how": "deje", "stones": 0}}}
     response = post(client, table_add(match), {"hand": hand, "version": 0}, "h1")
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "deje_impossible"
-    assert error["message"].startswith("Hand 1: A deje of 40 in grande cannot be")
-    assert error["params"]["stones"] == 40
+    assert error["message"].startswith("Hand 1: A deje of 0 in grande cannot be")
+    assert error["params"]["stones"] == 0
     assert not match.hands.exists()
 
 

@@ -35,17 +35,17 @@ def test_a_hand_written_as_on_paper(phone, live_server, match, screenshot):
     phone.locator('input[name="start_A"]').fill("12")
     phone.locator('input[name="start_B"]').fill("20")
     # pair A is mano in the first hand: grande deje 1 to A; chica 5 querido to B; pares B 4;
-    # juego A 5 — but the deje is typed wrong first (40 cannot be left by a refused bet)
-    point(phone, "grande", "A", "deje", "40")
+    # juego A 5 — but the deje is typed wrong first (no refused bet leaves 0)
+    point(phone, "grande", "A", "deje", "0")
     point(phone, "chica", "B", "querido", "5")
     point(phone, "pares", "B", "paso", bonus="4")
     point(phone, "juego", "A", "paso", bonus="5")
-    expect(phone.locator("#t-points-sum")).to_have_text("Los lances suman: A 45 – B 9")
+    expect(phone.locator("#t-points-sum")).to_have_text("Los lances suman: A 5 – B 9")
     phone.get_by_role("button", name="Anotar mano por puntos").click()
     error = phone.locator("#table-errors .t-error")
     error.wait_for()
-    assert "Un deje de 40 en grande no puede ser" in error.inner_text()
-    assert phone.locator('input[name="lp_grande_stones"]').input_value() == "40"
+    assert "Un deje de 0 en grande no puede ser" in error.inner_text()
+    assert phone.locator('input[name="lp_grande_stones"]').input_value() == "0"
     assert not HandEntry.objects.filter(match=match).exists()
     screenshot(phone, "table-lances-error")
 

@@ -2,9 +2,10 @@
 
 A game ends when a pair reaches the target (sources 001, 004: the first to get there wins, and
 the count stops); the loser is below it, and the winner had at most target - 1 before the last
-lance counted, which is worth at most a whole game (a bigger bet is said as an órdago). So a game
-to 40 ends 79 at the most, whether entered as its final stones or hand by hand, and the same
-check refuses both. Past target + 10 a score is possible but rare: a phone asks "¿seguro?".
+lance counted, on which a table bets at most a whole game (a bigger bet is legal but pointless:
+an órdago wins for the same risk). So a game to 40 ends 79 at the most, whether entered as its
+final stones or hand by hand, and the same check refuses both. Past target + 10 a score is
+possible but rare: a phone asks "¿seguro?".
 """
 
 from __future__ import annotations

@@ -1301,7 +1301,14 @@ def test_a_figure_in_the_message_is_a_param():
         GameEntryError,
         "winner_contradicts_stones",
     )
-    assert error.params == {"game": 1, "given": "B", "a": 40, "b": 20, "winner": "A"}
+    assert error.params == {
+        "game": 1,
+        "given": "B",
+        "a": 40,
+        "b": 20,
+        "winner": "A",
+        "team": "pareja",
+    }
     assert error.as_dict()["params"] == error.params
 
 
@@ -1327,4 +1334,4 @@ def test_the_command_line_speaks_the_language_asked_for(argv, environ, words):
     assert words in error["message"]
     # the code and the params do not depend on the language
     assert error["code"] == "both_at_target"
-    assert error["params"] == {"game": 1, "target": 40, "a": 40, "b": 41}
+    assert error["params"] == {"game": 1, "target": 40, "a": 40, "b": 41, "both": "both pairs"}

@@ -90,13 +90,42 @@ def test_the_paper_entry_agrees_with_its_cards():
 
 def test_a_deje_is_an_amount_a_refused_bet_can_leave():
     # 001: a first envite refused gives 1; a raise refused gives the bet before it, which is
-    # at least the minimum envite
-    for stones, ok in ((1, True), (2, False), (3, True), (39, True), (40, False)):
+    # at least the minimum envite and may be a whole game or more (004 «Note»: a bet above the
+    # target is legal), as the betting says it: envido 40, órdago, no quiero leaves 40
+    for stones, ok in ((0, False), (1, True), (2, False), (3, True), (39, True), (40, True)):
         hand = {**PAPER, "grande": {"to": "mano", "how": "deje", "stones": stones}}
         if ok:
             assert score({"lances": hand}, {"min_envite": 3})["stones"]["mano"] == 5 + stones
         else:
             assert refused({"lances": hand}, {"min_envite": 3}).code == "deje_impossible"
+
+
+@pytest.mark.parametrize(
+    ("bets", "point"),
+    [
+        # a bet of a whole game raised by an órdago and refused leaves the whole game
+        (["envido 40", "órdago", "no quiero"], {"to": "postre", "how": "deje", "stones": 40}),
+        # a bet above a game, raised and refused (004 «Note»: a bet above the target is legal)
+        (["envido 50", "5 más", "no quiero"], {"to": "postre", "how": "deje", "stones": 50}),
+        (["envido 50", "quiero"], {"to": "postre", "how": "querido", "stones": 50}),
+    ],
+)
+def test_the_betting_and_the_anotador_take_the_same_bets_of_a_game_or_more(bets, point):
+    """What the betting accepts, the paper entry of the same hand accepts too, and both score it
+    alike: one rule on the size of a bet and of the deje it leaves (docs/rules.md, «Betting»)."""
+    by_bets = score({"cards": PAPER_CARDS, "bets": {"grande": bets}})
+    by_paper = score({"lances": {**PAPER, "grande": point}, "cards": PAPER_CARDS})
+    grande = [
+        (e["pair"], e["stones"], e["kind"]) for e in by_bets["events"] if e["lance"] == "grande"
+    ]
+    paper = [
+        (e["pair"], e["stones"], e["kind"]) for e in by_paper["events"] if e["lance"] == "grande"
+    ]
+    assert (
+        grande
+        == paper
+        == [(point["to"], point["stones"], "deje" if point["how"] == "deje" else "envite")]
+    )
 
 
 def test_sin_deje_a_refused_envite_gives_nothing():
@@ -184,10 +213,10 @@ def test_an_opening_bet_naming_a_pair_must_agree_with_the_pasos_before_it():
 # Properties against a model written from the sources
 
 
-def model_deje(stones: int, min_envite: int, target: int) -> bool:
-    """001: 1 for a first envite, else what was bet before the raise (≥ the minimum envite);
-    a whole game's worth is said as an órdago."""
-    return stones == 1 or min_envite <= stones < target
+def model_deje(stones: int, min_envite: int) -> bool:
+    """001: 1 for a first envite, else what was bet before the raise (≥ the minimum envite),
+    whatever its size: 004 «Note», a bet above the target is legal."""
+    return stones == 1 or min_envite <= stones
 
 
 def model_bonuses(values: tuple[int, ...]) -> set[int]:
@@ -203,7 +232,7 @@ def model_bonuses(values: tuple[int, ...]) -> set[int]:
 def test_a_deje_is_accepted_exactly_when_the_model_allows_it(stones, min_envite, target):
     hand = {"lances": {**PAPER, "chica": {"to": "postre", "how": "deje", "stones": stones}}}
     rules = {"min_envite": min_envite, "stones_per_game": target}
-    if model_deje(stones, min_envite, target):
+    if model_deje(stones, min_envite):
         assert score(hand, rules)["stones"]["postre"] == stones + 4
     else:
         assert refused(hand, rules).code == "deje_impossible"
@@ -233,10 +262,10 @@ def paper_hands(draw):
         point: dict = {"to": SIDES[side], "how": how}
         stones = 0
         if how == "deje":
-            stones = draw(st.sampled_from((1, *range(max(2, min_envite), 8))))
+            stones = draw(st.sampled_from((1, *range(max(2, min_envite), 61))))
             point["stones"] = stones
         elif how == "querido":
-            stones = draw(st.integers(min_envite, 20))
+            stones = draw(st.integers(min_envite, 60))  # a bet may pass a game of 40
             point["stones"] = stones
         elif name in ("grande", "chica"):
             stones = 1  # 001: grande and chica en paso give 1

@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 
 from config.errors import Conflict
+from scoring.errors import team_term
 from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors import results as selectors
 from tournaments.selectors.results import LINK_WRITE_RELATIONS, match_snapshot
@@ -293,9 +294,11 @@ def match_result_confirm(
             confirmed = latest.get(SIDE_B if side == SIDE_A else SIDE_A)
             if confirmed is None:
                 raise Conflict(
-                    "Pareja {side} entered this result; the other pair has to confirm it.",
+                    "This result was entered by {team} {side}; {team} {other} has to confirm it.",
                     code="own_submission",
                     side=side.upper(),
+                    other=(SIDE_B if side == SIDE_A else SIDE_A).upper(),
+                    team=team_term(selectors.match_rules(match=locked).form),  # pareja, trío
                 )
         old = match_snapshot(locked)
         submission = store_submission(
