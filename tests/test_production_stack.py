@@ -103,6 +103,12 @@ def _pid(ctl, program: str) -> int:
     return int(ctl("pid", program).strip() or 0)
 
 
+def _niceness(pid: int) -> int:
+    """A process's nice value (the 19th field of /proc/<pid>/stat)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
 @pytest.mark.timeout(150)
 def test_the_stack_starts_with_one_command_and_comes_back_when_killed(stack):
     url, ctl, log = stack
@@ -119,6 +125,10 @@ def test_the_stack_starts_with_one_command_and_comes_back_when_killed(stack):
     assert any(
         json.loads(line)["message"].endswith("ready.") for line in worker_lines if line[:1] == "{"
     )
+
+    # The phones first: the worker runs at a lower CPU priority than the web server.
+    assert _niceness(_pid(ctl, "worker")) == 10
+    assert _niceness(_pid(ctl, "web")) == 0
 
     for program in ("worker", "web"):
         old = _pid(ctl, program)

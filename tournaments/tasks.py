@@ -48,9 +48,9 @@ def db_roundtrip(value: str) -> str:
 def standings_refresh(phase_id: int, queued_at: str | None = None) -> int | None:
     """Recompute and store a phase's standings; returns the number of rows written, or None
     when a refresh that started after ``queued_at`` already holds what queued this one."""
-    phase = Phase.objects.filter(pk=phase_id).first()
     since = datetime.fromisoformat(queued_at) if queued_at else None
-    rows = standings_services.standings_refresh(phase=phase, queued_after=since) if phase else 0
+    # the service reads the phase itself, under its lock (0 rows when it no longer exists)
+    rows = standings_services.standings_refresh(phase=Phase(pk=phase_id), queued_after=since)
     if rows is None:
         log.info("standings of phase %s already fresh since %s", phase_id, queued_at)
     else:
