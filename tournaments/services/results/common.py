@@ -3,9 +3,12 @@
 Responsible for: the sides (a, b, organizer) and doors (link, account, api) of a write, the
 lock on the match row (``lock_match``), the checks each write repeats (idempotency key,
 version, a match that can be played and is not confirmed yet), copying the engine's state
-into the match (``set_result``) and queueing what follows a confirmed result, and
-``answer_write``: bump the version, save, audit, answer (the audit keeps the answer for
-replays).
+into the match (``set_result``) and queueing what follows a confirmed result, storing a
+submission under its idempotency key (``store_keyed``), and ``answer_write``: bump the
+version, save the result columns (``RESULT_COLUMNS``), audit, answer (the audit keeps the
+answer for replays). The inserts and the update are compiled once
+(tournaments/selectors/prepared.py): a write that changes a column of the match outside
+RESULT_COLUMNS must add it there, or answer_write does not save it.
 
 Every write: ``transaction.atomic()``, the Match re-read with ``select_for_update()``, the
 client's ``version`` compared with Match.version (StaleVersion, 409), the match's version
