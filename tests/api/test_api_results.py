@@ -156,6 +156,23 @@ def test_a_replayed_submission_gets_the_first_answer(client, match):
     assert body_key.status_code == 200 and body_key["Idempotent-Replayed"] == "true"
 
 
+def test_each_body_is_validated_on_its_own(client, match):
+    """The views keep one input serializer per thread: nothing of a body is left for the next."""
+    path = table(match, "submit")
+    first = post(client, path, {"side": "a", "version": -1, "games": "x"}, key="k")
+    assert error_of(first) == (400, "validation")
+    assert set(first.json()["error"]["fields"]) == {"version", "games"}
+    second = post(client, path, {"version": 0}, key="k")
+    assert error_of(second) == (400, "validation")
+    assert set(second.json()["error"]["fields"]) == {"side"}
+    spanish = post(client, path, [], key="k", HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.json()["error"]["fields"] == {
+        "non_field_errors": ["Datos inválidos. Se esperaba un diccionario pero es un list."]
+    }
+    valid = post(client, path, {"side": "a", "version": 0, "games": A_WINS}, key="k")
+    assert valid.status_code == 200
+
+
 def test_write_errors_have_one_body_shape(client, match):
     path = table(match, "submit")
     assert error_of(post(client, path, {"side": "a", "version": 0, "games": A_WINS})) == (

@@ -1,17 +1,20 @@
-"""Querysets compiled once (tournaments/selectors/prepared.py): the same instances as the ORM
+"""Queries compiled once (tournaments/selectors/prepared.py): the same instances as the ORM
 gives, with their select_related relations, for any value of the parameter; and a queryset
-whose SQL would depend on the value is refused when it is compiled."""
+whose SQL would depend on the value is refused when it is compiled. The compiled writes store
+what create() and save(update_fields=…) store; an insert that ignores conflicts leaves a
+refused row out without breaking the transaction it runs in."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import F
 
 from tests.factories import MatchFactory
-from tournaments.models import LatePenalty, Match
-from tournaments.selectors.prepared import Prepared
+from tournaments.models import AuditEntry, LatePenalty, Match, ResultSubmission
+from tournaments.selectors.prepared import Prepared, PreparedInsert, PreparedUpdate
 from tournaments.selectors.results import TABLE_RELATIONS, match_by_token, match_late_penalties
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +84,80 @@ def test_each_thread_compiles_its_own():
 def test_what_cannot_be_prepared_is_refused(build):
     with pytest.raises(ValueError, match="Prepared"):
         Prepared(build, -1).run(1)
+
+
+def submission_values(match, key: str) -> dict:
+    return {
+        "match": match,
+        "side": "a",
+        "via": "link",
+        "payload": {"games": [{"stones": [40, 12]}]},
+        "summary": {"winner": "A", "games": []},
+        "idempotency_key": key,
+        "based_on_version": 3,
+        "device": "phone",
+        "created_by": None,
+    }
+
+
+def test_an_insert_stores_what_create_stores(django_assert_num_queries):
+    match = MatchFactory()
+    expected = ResultSubmission.objects.create(**submission_values(match, "orm"))
+    with django_assert_num_queries(1):
+        stored = PreparedInsert(ResultSubmission).run(**submission_values(match, "prepared"))
+    assert stored.pk is not None and stored.pk != expected.pk
+    assert stored.created_at is not None and not stored._state.adding
+    again = ResultSubmission.objects.get(pk=stored.pk)
+    assert fields(again) == fields(stored)
+    differ = {"id", "idempotency_key", "created_at"}
+    assert {k: v for k, v in fields(again).items() if k not in differ} == {
+        k: v for k, v in fields(expected).items() if k not in differ
+    }
+    audit = PreparedInsert(AuditEntry).run(
+        tournament_id=match.round.phase.tournament_id, match=match, action="x", old=None, new={}
+    )
+    assert fields(AuditEntry.objects.get(pk=audit.pk)) == fields(audit)
+    assert audit.old is None and audit.new == {}  # SQL NULL and an empty JSON object
+
+
+def test_a_row_a_unique_constraint_refuses_is_left_out_and_the_transaction_goes_on():
+    match = MatchFactory()
+    insert = PreparedInsert(ResultSubmission, ignore_conflicts=True)
+    with transaction.atomic():
+        first = insert.run(**submission_values(match, "same-key"))
+        assert insert.run(**submission_values(match, "same-key")) is None
+        # on PostgreSQL an INSERT that failed would have aborted the transaction here
+        assert ResultSubmission.objects.filter(match=match).count() == 1
+        assert insert.run(**submission_values(match, "other-key")) is not None
+    assert ResultSubmission.objects.get(match=match, idempotency_key="same-key").pk == first.pk
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PreparedInsert(ResultSubmission).run(**submission_values(match, "same-key"))
+
+
+def test_an_update_saves_its_columns_only(django_assert_num_queries):
+    match = MatchFactory(table_number=4)
+    winner = match.entry_a_id
+    Match.objects.filter(pk=match.pk).update(winner_id=winner, result={"x": 1})
+    before = Match.objects.get(pk=match.pk).updated_at
+    match.status, match.version, match.table_number = Match.Status.SUBMITTED, 5, 9
+    match.winner_id, match.result = None, None
+    update = PreparedUpdate(Match, ("status", "version", "winner", "result", "updated_at"))
+    with django_assert_num_queries(1):
+        update.run(match)
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.status, stored.version) == (Match.Status.SUBMITTED, 5)
+    assert stored.winner_id is None and stored.result is None  # NULL, not JSON null
+    assert stored.table_number == 4  # not among its columns
+    assert stored.updated_at == match.updated_at and stored.updated_at > before  # auto_now
+    Match.objects.filter(pk=match.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update.run(match)
+
+
+def test_what_cannot_be_written_so_is_refused():
+    match = MatchFactory()
+    with pytest.raises(ValueError, match="Prepared"):
+        PreparedUpdate(Match, ("id", "status")).run(match)
+    match.version = F("version") + 1
+    with pytest.raises(ValueError, match="Prepared"):
+        PreparedUpdate(Match, ("version",)).run(match)

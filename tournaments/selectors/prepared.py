@@ -1,22 +1,38 @@
-"""Querysets compiled once: the table link's hot reads without compiling the same SQL again.
+"""Queries compiled once: the table link's hot reads and writes without compiling the same SQL
+again.
 
-Responsible for: ``Prepared``, a queryset built by a function of its parameters. The first run
-in a thread compiles it with marker values, as Django would, and keeps the SQL, where each
-parameter goes, the columns' converters and how the select_related rows are split into
-instances; every later run executes that SQL with the new values and builds the instances as
-Django's ModelIterable does (the same rows, the same instances, their select_related
-relations cached). The SQL stays the ORM's: nothing here is written by hand.
+Responsible for:
+
+- ``Prepared``, a queryset built by a function of its parameters. The first run in a thread
+  compiles it with marker values, as Django would, and keeps the SQL, where each parameter
+  goes, the columns' converters and how the select_related rows are split into instances;
+  every later run executes that SQL with the new values and builds the instances as Django's
+  ModelIterable does (the same rows, the same instances, their select_related relations
+  cached).
+- ``PreparedInsert``, the INSERT of one row that ``Model.save()`` sends for a new instance
+  (every column but the auto id, ``RETURNING`` the id), optionally as Django's
+  ``bulk_create(ignore_conflicts=True)`` writes it (PostgreSQL's ``ON CONFLICT DO NOTHING``,
+  SQLite's ``INSERT OR IGNORE``): then a row a unique constraint refuses is not inserted and
+  the run answers None, with no savepoint and no error.
+- ``PreparedUpdate``, the UPDATE that ``instance.save(update_fields=…)`` sends for a fixed
+  list of columns (``auto_now`` columns set as save() sets them).
+
+The SQL stays the ORM's: each is compiled by Django's own compilers, once per thread and
+connection, and each run computes its parameters as those compilers do (``pre_save``,
+``get_db_prep_save``); nothing here is written by hand or built from values.
 
 Why: a table's read and a result's write run the same five or so queries for every phone,
 and Django compiles each of them again every time — for the match read with its round,
 phase, tournament and pairs (nine tables, 150 columns), the compiling costs more CPU than
-PostgreSQL spends answering it. benchmarks/results_path.py measures it.
+PostgreSQL spends answering it; a submission's three writes (the submission, the match, the
+audit entry) cost more to compile than the read. benchmarks/results_path.py measures it.
 
 Must not: prepare a queryset whose SQL depends on the values (``__in`` with a list, a None
 that becomes ``IS NULL``, a slice from a parameter): each parameter must appear once, as a
 plain placeholder value (``Prepared`` checks this when it compiles, and refuses otherwise).
 Annotations and select_related work; prefetch_related, values() and only()/defer() are not
-supported (refused as well).
+supported (refused as well). A prepared write sends no pre_save/post_save signal (the models
+written this way have no receivers) and takes plain values only, not expressions (refused).
 
 Terms: none of the game's; "compile" is Django's word for turning a queryset into SQL.
 """
@@ -27,9 +43,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, transaction
+from django.db.models import Expression, Model, QuerySet
+from django.db.models.constants import OnConflict
 from django.db.models.query import ModelIterable, get_related_populators
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 
 class _Compiled:
@@ -106,3 +124,155 @@ class Prepared:
 
     def run(self, *values: Any, related: dict[str, Model] | None = None) -> list[Model]:
         return self._compiled().run(values, related or {})
+
+
+# --- Writes ------------------------------------------------------------------------------------
+
+
+def _plain_fields(fields: list) -> None:
+    """A field that builds its own placeholder (GIS, ranges) would make the SQL depend on the
+    value: refused, as Prepared refuses a parameter whose SQL depends on its value."""
+    for field in fields:
+        if hasattr(field, "get_placeholder"):
+            raise ValueError(f"Prepared: {field.name} builds its own placeholder")
+
+
+def _db_value(field, value: Any, connection) -> Any:
+    """What Django's insert and update compilers send for a plain value."""
+    if hasattr(value, "resolve_expression"):
+        raise ValueError(f"Prepared: {field.name} is given an expression, not a value")
+    return field.get_db_prep_save(value, connection=connection)
+
+
+class _CompiledInsert:
+    def __init__(self, model: type[Model], ignore_conflicts: bool, using: str) -> None:
+        self.connection = connection = connections[using]
+        if not connection.features.can_return_columns_from_insert:
+            raise ValueError("Prepared: this database cannot return an inserted row's id")
+        meta = model._meta
+        if meta.auto_field is None:
+            raise ValueError("Prepared: only a model with an automatic id can be inserted")
+        # the columns Model.save() inserts for a new instance, and what it reads back
+        self.fields = [
+            f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field
+        ]
+        _plain_fields(self.fields)
+        self.returning_fields = meta.db_returning_fields
+        query = InsertQuery(model, on_conflict=OnConflict.IGNORE if ignore_conflicts else None)
+        query.insert_values(self.fields, [model()])
+        compiler = query.get_compiler(using=using)
+        compiler.returning_fields = self.returning_fields
+        [(self.sql, params)] = compiler.as_sql()
+        # each column's value is one placeholder; what follows them (RETURNING's) is fixed
+        self.tail = list(params[len(self.fields) :])
+        if self.sql.count("%s") != len(params):
+            raise ValueError("Prepared: a column's value is not one placeholder")
+        self.returning_params = compiler.returning_params
+        self.compiler = compiler
+        self.converters = compiler.get_converters(
+            [f.get_col(meta.db_table) for f in self.returning_fields]
+        )
+        self.model = model
+        self.using = using
+
+    def run(self, values: dict[str, Any]) -> Model | None:
+        obj = self.model(**values)
+        connection = self.connection
+        params = [_db_value(f, f.pre_save(obj, True), connection) for f in self.fields]
+        params += self.tail
+        with transaction.mark_for_rollback_on_error(self.using), connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            row = connection.ops.fetch_returned_insert_columns(cursor, self.returning_params)
+        if row is None:  # refused by a unique constraint (ignore_conflicts)
+            return None
+        if self.converters:
+            [row] = self.compiler.apply_converters([row], self.converters)
+        for value, field in zip(row, self.returning_fields, strict=True):
+            setattr(obj, field.attname, value)
+        obj._state.adding = False
+        obj._state.db = self.using
+        return obj
+
+
+class PreparedInsert:
+    """``PreparedInsert(Model)``: ``run(**values)`` inserts one row as
+    ``Model.objects.create(**values)`` does and returns the instance, its id set.
+
+    ``ignore_conflicts=True``: the INSERT of ``bulk_create(ignore_conflicts=True)`` with the id
+    returned; a row that a unique constraint refuses is not inserted and ``run`` returns None.
+    On PostgreSQL a row inserted by a transaction not yet committed makes this one wait for
+    it, as a plain INSERT would, and then returns None if that one committed."""
+
+    def __init__(self, model: type[Model], *, ignore_conflicts: bool = False, using="default"):
+        self.model = model
+        self.ignore_conflicts = ignore_conflicts
+        self.using = using
+        self._local = threading.local()
+
+    def run(self, **values: Any) -> Any:
+        compiled = getattr(self._local, "compiled", None)
+        if compiled is None or compiled.connection is not connections[self.using]:
+            compiled = _CompiledInsert(self.model, self.ignore_conflicts, self.using)
+            self._local.compiled = compiled
+        return compiled.run(values)
+
+
+class _Slot(Expression):
+    """Where a column's value goes in the compiled UPDATE: the one placeholder a plain value
+    compiles to (the compiler writes ``= NULL`` for None, which a None parameter does too)."""
+
+    def as_sql(self, compiler, connection):
+        return "%s", [self]
+
+
+class _CompiledUpdate:
+    _PK = -7_000_000_003  # no real id
+
+    def __init__(self, model: type[Model], names: tuple[str, ...], using: str) -> None:
+        self.connection = connections[using]
+        meta = model._meta
+        self.fields = [meta.get_field(name) for name in names]
+        if any(not f.concrete or f.primary_key or f.generated for f in self.fields):
+            raise ValueError("Prepared: only concrete columns other than the id are updated")
+        _plain_fields(self.fields)
+        query = model._base_manager.using(using).filter(pk=self._PK).query.chain(UpdateQuery)
+        query.add_update_fields([(f, None, _Slot()) for f in self.fields])
+        self.sql, params = query.get_compiler(using=using).as_sql()
+        slots = [n for n, p in enumerate(params) if isinstance(p, _Slot)]
+        where = [n for n, p in enumerate(params) if p == self._PK]
+        if slots != list(range(len(self.fields))) or where != [len(self.fields)]:
+            raise ValueError("Prepared: the UPDATE's parameters are not one per column and the id")
+        if len(params) != len(self.fields) + 1 or self.sql.count("%s") != len(params):
+            raise ValueError("Prepared: a column's value is not one placeholder")
+        self.pk_attname = meta.pk.attname
+        self.using = using
+
+    def run(self, obj: Model) -> None:
+        connection = self.connection
+        # as Model.save(update_fields=…): pre_save (auto_now) and each field's database value
+        params = [_db_value(f, f.pre_save(obj, False), connection) for f in self.fields]
+        params.append(getattr(obj, self.pk_attname))
+        with transaction.mark_for_rollback_on_error(self.using), connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            updated = cursor.rowcount
+        if not updated:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+class PreparedUpdate:
+    """``PreparedUpdate(Model, ("status", "version", …))``: ``run(instance)`` saves those
+    columns of the instance's row, as ``instance.save(update_fields=[…])`` does (its
+    ``auto_now`` columns among them set to now); DatabaseError when no row has its id."""
+
+    def __init__(self, model: type[Model], fields: tuple[str, ...], *, using="default"):
+        self.model = model
+        self.names = tuple(fields)
+        self.using = using
+        self._local = threading.local()
+
+    def run(self, obj: Model) -> None:
+        compiled = getattr(self._local, "compiled", None)
+        if compiled is None or compiled.connection is not connections[self.using]:
+            compiled = _CompiledUpdate(self.model, self.names, self.using)
+            self._local.compiled = compiled
+        compiled.run(obj)

@@ -70,6 +70,9 @@ _PAIR_RELATIONS = (
 #: What a write through the table's link reads with the match: the rules and the round, not
 #: the peña (only an organizer's write checks it).
 LINK_WRITE_RELATIONS = ("round__phase__tournament",)
+#: What a confirmation through the link reads with it: no rules to check (the version
+#: confirmed was checked when entered), only the round and its phase (the audit's tournament).
+LINK_CONFIRM_RELATIONS = ("round__phase",)
 #: What the table's read (table_view) needs in one query: the match, where it is, who plays.
 TABLE_RELATIONS = (*MATCH_RELATIONS, *_PAIR_RELATIONS)
 

@@ -3,9 +3,12 @@
 Responsible for: the sides (a, b, organizer) and doors (link, account, api) of a write, the
 lock on the match row (``lock_match``), the checks each write repeats (idempotency key,
 version, a match that can be played and is not confirmed yet), copying the engine's state
-into the match (``set_result``) and queueing what follows a confirmed result, and
-``answer_write``: bump the version, save, audit, answer (the audit keeps the answer for
-replays).
+into the match (``set_result``) and queueing what follows a confirmed result, storing a
+submission under its idempotency key (``store_keyed``), and ``answer_write``: bump the
+version, save the result columns (``RESULT_COLUMNS``), audit, answer (the audit keeps the
+answer for replays). The inserts and the update are compiled once
+(tournaments/selectors/prepared.py): a write that changes a column of the match outside
+RESULT_COLUMNS must add it there, or answer_write does not save it.
 
 Every write: ``transaction.atomic()``, the Match re-read with ``select_for_update()``, the
 client's ``version`` compared with Match.version (StaleVersion, 409), the match's version
@@ -24,13 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, models, transaction
+from django.db import models
 from django.utils import timezone
 
 from config.errors import Conflict, Invalid, NotFound, StaleVersion
 from config.queue import enqueue_on_commit
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Match, ResultSubmission
+from tournaments.selectors.prepared import PreparedInsert, PreparedUpdate
 from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -145,6 +149,30 @@ def lost_race() -> Conflict:
 
 
 # --- Storing -------------------------------------------------------------------------------
+#
+# The writes every result sends, compiled once (tournaments/selectors/prepared.py): the same
+# SQL the ORM's create() and save(update_fields=…) send, without compiling it per request.
+
+_AUDIT_INSERT = PreparedInsert(AuditEntry)
+
+#: The columns a write of the result changes; answer_write saves these (and only these).
+RESULT_COLUMNS = (
+    "status",
+    "kind",
+    "winner",
+    "games_a",
+    "games_b",
+    "vacas_a",
+    "vacas_b",
+    "stones_a",
+    "stones_b",
+    "result",
+    "version",
+    "started_at",
+    "confirmed_at",
+    "updated_at",
+)
+_RESULT_UPDATE = PreparedUpdate(Match, RESULT_COLUMNS)
 
 
 def _audit(
@@ -157,7 +185,7 @@ def _audit(
     old: dict | None,
     new: dict | None,
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
+    return _AUDIT_INSERT.run(
         tournament_id=match.round.phase.tournament_id,
         match=match,
         action=action,
@@ -173,22 +201,30 @@ def user_or_none(actor: User):
     return actor if actor is not None and actor.is_authenticated else None
 
 
+#: One compiled INSERT per model of submissions (ResultSubmission, FrancesSubmission).
+_KEYED_INSERTS: dict[type[models.Model], PreparedInsert] = {}
+
+
 def store_keyed(
     model: type[models.Model], *, key: str, version: int, device: str, actor: User, **fields: Any
 ) -> Any:
     """Insert a submission (a ResultSubmission, a FrancesSubmission) under its Idempotency-Key;
-    None when the key is taken (the unique constraint is the backstop of a race)."""
-    try:
-        with transaction.atomic():
-            return model.objects.create(
-                idempotency_key=key,
-                based_on_version=version,
-                device=(device or "")[:200],
-                created_by=user_or_none(actor),
-                **fields,
-            )
-    except IntegrityError:
-        return None
+    None when the key is taken.
+
+    Every writer holds the row lock of the match (the table) before it looks the key up, so a
+    taken key is found before this; the unique constraint is the backstop of a race all the
+    same: the INSERT skips a row it refuses (``ON CONFLICT DO NOTHING``, ``INSERT OR IGNORE``
+    on SQLite) instead of raising, which spares the savepoint around it."""
+    insert = _KEYED_INSERTS.get(model)
+    if insert is None:
+        insert = _KEYED_INSERTS.setdefault(model, PreparedInsert(model, ignore_conflicts=True))
+    return insert.run(
+        idempotency_key=key,
+        based_on_version=version,
+        device=(device or "")[:200],
+        created_by=user_or_none(actor),
+        **fields,
+    )
 
 
 def match_gone() -> NotFound:
@@ -240,9 +276,11 @@ def answer_write(
     device: str,
     extra: dict | None = None,
 ) -> ResultAnswer:
-    """Bump the version, save, audit and answer; the audit keeps the answer for replays."""
+    """Bump the version, save, audit and answer; the audit keeps the answer for replays.
+
+    Saves the RESULT_COLUMNS of the match (the only ones a write of its result changes)."""
     match.version += 1
-    match.save()
+    _RESULT_UPDATE.run(match)
     state = match_snapshot(match)
     new = {"match": state, **(extra or {})}
     if submission is not None:

@@ -25,7 +25,11 @@ from config.errors import Conflict
 from scoring.errors import team_term
 from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors import results as selectors
-from tournaments.selectors.results import LINK_WRITE_RELATIONS, match_snapshot
+from tournaments.selectors.results import (
+    LINK_CONFIRM_RELATIONS,
+    LINK_WRITE_RELATIONS,
+    match_snapshot,
+)
 from tournaments.services.results.access import check_caller, check_link_open, match_for_token
 from tournaments.services.results.common import (
     CONFIRMS,
@@ -147,18 +151,26 @@ def _games_key(summary: dict) -> list[tuple]:
 
 
 def locked_for_write(
-    match: Match | None, token: str, idempotency_key: str, *, side: str, via: str, actor: User
+    match: Match | None,
+    token: str,
+    idempotency_key: str,
+    *,
+    side: str,
+    via: str,
+    actor: User,
+    relations: tuple[str, ...] = LINK_WRITE_RELATIONS,
 ) -> tuple[Match, str]:
     """Inside the write's transaction: the match under its row lock, and the checked key.
 
     Through the table's link the door passes the link's ``token`` instead of a match: the
-    match is read once, by its token and under its lock, with what a write needs (the link's
-    own errors first: unknown 404, closed 409, as match_for_token answers them before any
-    other check). Otherwise ``match``, loaded by the caller, is read again under the lock.
+    match is read once, by its token and under its lock, with what the write needs
+    (``relations``; the link's own errors first: unknown 404, closed 409, as match_for_token
+    answers them before any other check). Otherwise ``match``, loaded by the caller, is read
+    again under the lock.
     """
     if match is None:
         locked = match_for_token(
-            token=token, idempotency_key=idempotency_key, relations=LINK_WRITE_RELATIONS, lock=True
+            token=token, idempotency_key=idempotency_key, relations=relations, lock=True
         )
         key = check_key(idempotency_key)
         check_caller(locked, side=side, via=via, actor=actor)
@@ -264,7 +276,13 @@ def match_result_confirm(
     """
     with transaction.atomic():
         locked, key = locked_for_write(
-            match, token, idempotency_key, side=side, via=via, actor=actor
+            match,
+            token,
+            idempotency_key,
+            side=side,
+            via=via,
+            actor=actor,
+            relations=LINK_CONFIRM_RELATIONS,
         )
         submissions = match_submissions(locked)
         replay = replayed_answer(
