@@ -94,32 +94,31 @@ def test_late_confirmations_in_any_order_end_where_rating_from_scratch_ends():
     assert snapshot() == incremental
 
 
-def test_a_correction_re_rates_everything_after_it_as_from_scratch():
+def test_a_correction_re_rates_what_it_reaches_as_from_scratch():
     _, matches = season(rounds=5, pairs=6, seed=11)
     for match in matches:
         rating_tournament_match_sync(match_id=match.pk)
     early = matches[1]
-    later_before = list(
-        RatingEntry.objects.filter(
-            order_key__gt=RatedMatch.objects.get(source_id=early.pk).order_key
-        )
-        .order_by("order_key", "player_id")
-        .values_list("mu", flat=True)
-    )
+    key = RatedMatch.objects.get(source_id=early.pk).order_key
+
+    def later():
+        entries = RatingEntry.objects.filter(order_key__gt=key).order_by("order_key", "player_id")
+        return list(entries.values_list("match__source_id", "mu"))
+
+    later_before = later()
     early.winner = early.entry_b if early.winner == early.entry_a else early.entry_a
     early.save()
-    assert rating_tournament_match_sync(match_id=early.pk) == len(matches) - 1
-    corrected = snapshot()
-    later_after = list(
-        RatingEntry.objects.filter(
-            order_key__gt=RatedMatch.objects.get(source_id=early.pk).order_key
-        )
-        .order_by("order_key", "player_id")
-        .values_list("mu", flat=True)
-    )
-    assert later_after != later_before
+    # its round's third match (later, no pair in common) keeps its ratings; what its pairs
+    # played since, and what their opponents played after that, move
+    assert 1 < rating_tournament_match_sync(match_id=early.pk) < len(matches) - 1
+    corrected = later()
+    moved = {
+        m for (m, mu), (_, mu_was) in zip(corrected, later_before, strict=True) if mu != mu_was
+    }
+    assert matches[2].pk not in moved and matches[-1].pk in moved
+    snapshot_after = snapshot()
     ratings_rebuild()
-    assert snapshot() == corrected
+    assert snapshot() == snapshot_after
 
 
 def test_a_result_no_longer_confirmed_leaves_the_ratings():
