@@ -1,15 +1,24 @@
-"""Writes of the ratings: a confirmed match in, every rating after it out.
+"""Writes of the ratings: a confirmed match in, every rating it changes out.
 
 Responsible for: turning a confirmed match of a tournament into a ``RatedMatch`` (who played on
-each side, substitutes included; how it ended; when it was played), re-rating every match from
-the first one that changed with the pure core (clubs/ratings.py), storing each player's rating
-after each match (``RatingEntry``) and rebuilding the peñas' ranking rows of the players
-concerned; the peña's choice of ranking. A re-rating starts from the ratings stored just
-before the changed match and gives exactly what rating everything from scratch gives.
+each side, substitutes included; how it ended; when it was played), re-rating with the pure core
+(clubs/ratings.py) what a changed match reaches, storing each player's rating after each match
+(``RatingEntry``) and rebuilding (or moving) the peñas' ranking rows of the players concerned;
+the peña's choice of ranking. A re-rating starts from the ratings stored just before the
+changed match and gives exactly what rating everything from scratch gives.
+
+What a change reaches: ``rate`` rates a match from its own players' ratings only, so a later
+match changes only when it shares a player with the changed match, or with a later match that
+itself changed. ``_rerate_from`` walks the matches from the change in order and re-rates those;
+the others keep their entries (a result of a round arriving after later ones of the same round
+re-rates only itself). A rebuild (``ratings_rebuild``), and a change that meets a player deleted
+since, re-rate every match from the change.
 
 The entry point of a source is ``rating_tournament_match_sync`` (called by the task
 ``clubs.ratings_match_sync``, queued by tournaments' result_confirmed); a league adds its own
-``rating_<source>_sync`` that builds the same row and calls ``_rerate_from``.
+``rating_<source>_sync`` that builds the same row and calls ``_rerate_from`` with the players
+of the match before and after. The sync's small reads are compiled once (``Prepared``, and
+``_Values`` for a few columns): the ORM's compiling cost more than the database's answer.
 
 Must not: rate (clubs.ratings does) or run two re-ratings at once (a lock row serializes them).
 
@@ -439,11 +448,7 @@ def _rerate_from(key: str, players: Iterable[int] | None = None, created: int | 
         seen = {p for row in rated_before for p in (*row[2], *row[3])}
         if seen - _existing_players(seen):
             return _rerate_all(key, rows)  # a player deleted since: as before, everything
-        if len(chosen) == len(rows):  # everything from key: one pass over the table
-            RatingEntry.objects.filter(order_key__gte=key).delete()
-        else:
-            for group in _chunks([row[0] for row in rated_before]):
-                RatingEntry.objects.filter(match_id__in=group).delete()
+        _entries_delete(key, [row[0] for row in rated_before], everything=len(chosen) == len(rows))
     records = _records(chosen)
     in_play = {p for r in records for p in (*r.side_a, *r.side_b)}
     start = _ratings_before(key, in_play - resume.keys())
@@ -459,6 +464,23 @@ def _rerate_from(key: str, players: Iterable[int] | None = None, created: int | 
     else:
         _ranking_rows_rebuild(affected if len(affected) <= _IN_LIMIT * 4 else None)
     return len(chosen)
+
+
+def _entries_delete(key: str, match_ids: list[int], *, everything: bool) -> None:
+    """Delete the entries of ``match_ids`` (``everything``: they are all the matches from
+    ``key``, so one pass over the table finds them)."""
+    if everything:
+        RatingEntry.objects.filter(order_key__gte=key).delete()
+    elif connection.vendor == "postgresql" and len(match_ids) > _IN_LIMIT:
+        # one statement, the ids as one array: the database chooses between the index and
+        # one pass, where chunks of IN (...) would look each match up in the index
+        qn = connection.ops.quote_name
+        table = qn(RatingEntry._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE {qn('match_id')} = ANY(%s)", [match_ids])
+    else:
+        for group in _chunks(match_ids):
+            RatingEntry.objects.filter(match_id__in=group).delete()
 
 
 def _rerate_all(key: str, rows: list[tuple]) -> int:

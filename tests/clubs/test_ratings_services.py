@@ -94,7 +94,11 @@ def test_late_confirmations_in_any_order_end_where_rating_from_scratch_ends():
     assert snapshot() == incremental
 
 
-def test_a_correction_re_rates_what_it_reaches_as_from_scratch():
+@pytest.mark.parametrize("in_limit", [900, 2])
+def test_a_correction_re_rates_what_it_reaches_as_from_scratch(in_limit, monkeypatch):
+    # in_limit 2: the reads and deletes of long lists of ids (in chunks, or one array on
+    # PostgreSQL), which a season needs, on this small one
+    monkeypatch.setattr("clubs.ratings_services._IN_LIMIT", in_limit)
     _, matches = season(rounds=5, pairs=6, seed=11)
     for match in matches:
         rating_tournament_match_sync(match_id=match.pk)
