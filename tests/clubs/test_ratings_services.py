@@ -264,3 +264,28 @@ def test_a_player_deleted_since_takes_their_matches_out_of_the_ratings():
     assert ratings_rebuild(resync=False) == len(matches) - 3  # the three matches of that pair
     assert RatingEntry.objects.count() == 4 * (len(matches) - 3)
     assert not RankingRow.objects.filter(player_id=gone).exists()
+
+
+def test_a_correction_that_reaches_a_player_deleted_since_takes_their_matches_out():
+    from django.db.models import Q
+
+    from clubs.models import Player
+
+    _, matches = season(rounds=3, pairs=4, seed=8)
+    for match in matches:
+        rating_tournament_match_sync(match_id=match.pk)
+    entry = matches[1].entry_a  # a pair that plays after the first match, never in it
+    pair, gone = entry.pair, entry.pair.player_one_id
+    Match.objects.filter(Q(entry_a=entry) | Q(entry_b=entry)).delete()  # no sync: still rated
+    entry.delete()
+    pair.delete()
+    Player.objects.filter(pk=gone).delete()  # with their history (cascade)
+    first = matches[0]  # the first match: what it reaches includes that pair's matches
+    first.winner = first.entry_b if first.winner == first.entry_a else first.entry_a
+    first.save()
+    rating_tournament_match_sync(match_id=first.pk)
+    assert all(gone not in r.players_a + r.players_b for r in RatedMatch.objects.all())
+    corrected = snapshot()
+    assert len(corrected[0]) == 4 * (len(matches) - 3)
+    ratings_rebuild()
+    assert snapshot() == corrected
