@@ -1,15 +1,24 @@
-"""Writes of the ratings: a confirmed match in, every rating after it out.
+"""Writes of the ratings: a confirmed match in, every rating it changes out.
 
 Responsible for: turning a confirmed match of a tournament into a ``RatedMatch`` (who played on
-each side, substitutes included; how it ended; when it was played), re-rating every match from
-the first one that changed with the pure core (clubs/ratings.py), storing each player's rating
-after each match (``RatingEntry``) and rebuilding the peñas' ranking rows of the players
-concerned; the peña's choice of ranking. A re-rating starts from the ratings stored just
-before the changed match and gives exactly what rating everything from scratch gives.
+each side, substitutes included; how it ended; when it was played), re-rating with the pure core
+(clubs/ratings.py) what a changed match reaches, storing each player's rating after each match
+(``RatingEntry``) and rebuilding (or moving) the peñas' ranking rows of the players concerned;
+the peña's choice of ranking. A re-rating starts from the ratings stored just before the
+changed match and gives exactly what rating everything from scratch gives.
+
+What a change reaches: ``rate`` rates a match from its own players' ratings only, so a later
+match changes only when it shares a player with the changed match, or with a later match that
+itself changed. ``_rerate_from`` walks the matches from the change in order and re-rates those;
+the others keep their entries (a result of a round arriving after later ones of the same round
+re-rates only itself). A rebuild (``ratings_rebuild``), and a change that meets a player deleted
+since, re-rate every match from the change.
 
 The entry point of a source is ``rating_tournament_match_sync`` (called by the task
 ``clubs.ratings_match_sync``, queued by tournaments' result_confirmed); a league adds its own
-``rating_<source>_sync`` that builds the same row and calls ``_rerate_from``.
+``rating_<source>_sync`` that builds the same row and calls ``_rerate_from`` with the players
+of the match before and after. The sync's small reads are compiled once (``Prepared``, and
+``_Values`` for a few columns): the ORM's compiling cost more than the database's answer.
 
 Must not: rate (clubs.ratings does) or run two re-ratings at once (a lock row serializes them).
 
@@ -20,10 +29,11 @@ suplente (substitute).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
@@ -40,7 +50,8 @@ from clubs.models import (
     RatingsLock,
 )
 from config.errors import Invalid
-from tournaments.models import Match, Round
+from tournaments.models import Match, Round, Substitution
+from tournaments.selectors.prepared import Prepared
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -60,9 +71,90 @@ def order_key(played_at: dt.datetime, source: str, source_id: int) -> str:
     return f"{utc:%Y-%m-%dT%H:%M:%S.%f}|{source}|{source_id:012d}"
 
 
+class _Values:
+    """A ``values_list()`` queryset compiled once per thread and connection, then run with new
+    values: what tournaments.selectors.prepared's ``Prepared`` does for instances, for the
+    sync's small reads of a few columns. ``build(*markers)`` returns the queryset; each marker
+    (a value no real one equals) must appear once among its parameters. The SQL is the ORM's;
+    the columns go through the ORM's converters (a JSON list comes back a list)."""
+
+    def __init__(self, build: Callable, *markers) -> None:
+        self.build = build
+        self.markers = markers
+        self._local = threading.local()  # a compiler holds its thread's connection
+
+    def _compiled(self):
+        found = getattr(self._local, "compiled", None)
+        if found is not None and found[0] is connections[DEFAULT_DB_ALIAS]:
+            return found
+        compiler = self.build(*self.markers).query.get_compiler(using=DEFAULT_DB_ALIAS)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        slots = []
+        for marker in self.markers:
+            hits = [n for n, value in enumerate(params) if value == marker]
+            if len(hits) != 1:
+                raise ValueError(f"_Values: a parameter appears {len(hits)} times in the SQL")
+            slots.append(hits[0])
+        converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
+        found = (connections[DEFAULT_DB_ALIAS], compiler, sql, params, slots, converters)
+        self._local.compiled = found
+        return found
+
+    def run(self, *values) -> list[tuple]:
+        db, compiler, sql, params, slots, converters = self._compiled()
+        params = list(params)
+        for slot, value in zip(slots, values, strict=True):
+            params[slot] = value
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
+        return rows
+
+
+#: a list of up to this many ids (a match's players) is compiled once per length
+_COMPILED_IN = 8
+#: markers: values that no constant of the compiled SQL equals (in range of every id column)
+_ID = 2_147_480_000
+_KEY = "\x00order key"
+
+
+class _ByIds:
+    """``run(ids, *values)`` of the values queryset ``build(ids, *values)``: compiled once per
+    length of ``ids`` up to _COMPILED_IN (``markers`` stand for ``values``), built by the ORM
+    each time for a longer list."""
+
+    def __init__(self, build: Callable, *markers) -> None:
+        self.build = build
+        self.markers = markers
+        self.compiled: dict[int, _Values] = {}
+
+    def run(self, ids: list[int], *values) -> list[tuple]:
+        n = len(ids)
+        if not n:
+            return []
+        if n > _COMPILED_IN:
+            return list(self.build(ids, *values))
+        query = self.compiled.get(n)
+        if query is None:
+
+            def build(*markers):
+                return self.build(list(markers[:n]), *markers[n:])
+
+            query = self.compiled[n] = _Values(build, *[_ID + i for i in range(n)], *self.markers)
+        return query.run(*ids, *values)
+
+
+_LOCK = _Values(
+    lambda pk: RatingsLock.objects.select_for_update().filter(pk=pk).values_list("pk"), _ID
+)
+
+
 def _locked() -> None:
     """Take the lock row (one query once it exists; the very first re-rating creates it)."""
-    if RatingsLock.objects.select_for_update().filter(pk=1).values_list("pk", flat=True):
+    if _LOCK.run(1):
         return
     RatingsLock.objects.get_or_create(pk=1)
     RatingsLock.objects.select_for_update().get(pk=1)
@@ -71,10 +163,12 @@ def _locked() -> None:
 # --- Sources -------------------------------------------------------------------------------------
 
 
-def _tournament_match_row(match: Match) -> dict | None:
+def _tournament_match_row(
+    match: Match, substitutions: Iterable[Substitution] | None = None
+) -> dict | None:
     """The RatedMatch fields of a tournament match, or None when it is not rated (not
     confirmed, a bye, a double loss nobody played, a draft round, or a player on both sides
-    through a substitute)."""
+    through a substitute). ``substitutions``: the match's (None: ``match.substitutions``)."""
     if (
         match.status != Match.Status.CONFIRMED
         or match.kind in (Match.Kind.BYE, Match.Kind.DOUBLE_LOSS)
@@ -83,7 +177,9 @@ def _tournament_match_row(match: Match) -> dict | None:
         or match.round.status == Round.Status.DRAFT
     ):
         return None
-    substitutes = {(s.entry_id, s.replaced_id): s.substitute_id for s in match.substitutions.all()}
+    if substitutions is None:
+        substitutions = match.substitutions.all()
+    substitutes = {(s.entry_id, s.replaced_id): s.substitute_id for s in substitutions}
 
     def players(entry) -> list[int]:
         pair = entry.pair
@@ -136,26 +232,50 @@ def _tournament_matches():
     ).prefetch_related("substitutions")
 
 
+# The sync's reads of one match, compiled once (the match's read joins seven tables: Django
+# would spend longer compiling it than the database spends answering it).
+_MATCH = Prepared(
+    lambda pk: (
+        Match.objects.select_related(
+            "round__phase__tournament__club", "entry_a__pair", "entry_b__pair"
+        )
+        .filter(pk=pk)
+        .order_by()
+    ),
+    _ID,
+)
+_SUBSTITUTIONS = Prepared(lambda pk: Substitution.objects.filter(match_id=pk).order_by(), _ID)
+_RATED = Prepared(
+    lambda pk: RatedMatch.objects.filter(
+        source=RatedMatch.Source.TOURNAMENT, source_id=pk
+    ).order_by(),
+    _ID,
+)
+#: what a re-rating reads of a RatedMatch; a change of anything else re-rates nothing
+_RATES = ("order_key", "players_a", "players_b", "outcome", "forfeit", "club_id")
+
+
 def rating_tournament_match_sync(*, match_id: int) -> int:
     """Bring the ratings up to date with one tournament match (confirmed, corrected, or no
     longer confirmed): store it as rated and re-rate from it, or take it out and re-rate from
-    where it was. Idempotent: a match already rated as it is changes nothing. Returns the
-    number of matches re-rated."""
+    where it was; only the matches its players' ratings reach are re-rated (``_rerate_from``).
+    Idempotent: a match already rated as it is changes nothing. Returns the number of matches
+    re-rated."""
     source = RatedMatch.Source.TOURNAMENT
     with transaction.atomic():
         _locked()
-        # one row each (no ORDER BY: .first() would add one, which costs more to build than
-        # the database spends on it)
-        match = next(iter(_tournament_matches().filter(pk=match_id).order_by()[:1]), None)
-        row = _tournament_match_row(match) if match is not None else None
-        existing = RatedMatch.objects.filter(source=source, source_id=match_id).order_by()[:1]
-        existing = next(iter(existing), None)
+        match = next(iter(_MATCH.run(match_id)), None)
+        row = None
+        if match is not None:
+            row = _tournament_match_row(match, _SUBSTITUTIONS.run(match_id))
+        existing = next(iter(_RATED.run(match_id)), None)
         if row is None:
             if existing is None:
                 return 0
             start = existing.order_key
+            players = {*existing.players_a, *existing.players_b}
             existing.delete()
-            return _rerate_from(start)
+            return _rerate_from(start, players)
         if existing is not None:
             # updated_at says "taken in since the match last changed" (the reconciliation
             # reads it), so it moves even when nothing the ratings read has changed.
@@ -163,12 +283,14 @@ def rating_tournament_match_sync(*, match_id: int) -> int:
             if all(getattr(existing, name) == value for name, value in row.items()):
                 RatedMatch.objects.filter(pk=existing.pk).update(updated_at=now)
                 return 0
-            start = min(existing.order_key, row["order_key"])
             RatedMatch.objects.filter(pk=existing.pk).update(**row, updated_at=now)
-        else:
-            start = row["order_key"]
-            RatedMatch.objects.create(source=source, source_id=match_id, **row)
-        return _rerate_from(start)
+            if all(getattr(existing, name) == row[name] for name in _RATES):
+                return 0  # its name, stage, page or games: no rating or ranking row moves
+            start = min(existing.order_key, row["order_key"])
+            players = {*existing.players_a, *existing.players_b, *row["players_a"]}
+            return _rerate_from(start, players | set(row["players_b"]))
+        created = RatedMatch.objects.create(source=source, source_id=match_id, **row)
+        return _rerate_from(row["order_key"], {*row["players_a"], *row["players_b"]}, created.pk)
 
 
 def ratings_rebuild(*, resync: bool = True) -> int:
@@ -219,9 +341,27 @@ def _latest_entries(entries, fields: tuple[str, ...]):
     )
 
 
+_BEFORE = _ByIds(
+    lambda ids, key: _latest_entries(
+        RatingEntry.objects.filter(order_key__lt=key, player_id__in=ids), ("mu", "sigma")
+    ),
+    _KEY,
+)
+_PLAYERS = _ByIds(lambda ids: Player.objects.filter(pk__in=ids).order_by().values_list("pk"))
+_ROW = ("pk", "order_key", "players_a", "players_b", "outcome", "forfeit", "club_id")
+_ROWS = _Values(
+    lambda key: (
+        RatedMatch.objects.filter(order_key__gte=key).order_by("order_key").values_list(*_ROW)
+    ),
+    _KEY,
+)
+
+
 def _ratings_before(key: str, players: set[int]) -> dict[int, ratings.Rating]:
     if not key or not players:
         return {}
+    if len(players) <= _COMPILED_IN:
+        return {p: ratings.Rating(mu, sigma) for p, mu, sigma in _BEFORE.run(sorted(players), key)}
     before = RatingEntry.objects.filter(order_key__lt=key)
     found: dict[int, ratings.Rating] = {}
     if len(players) > _IN_LIMIT * 4:
@@ -235,7 +375,20 @@ def _ratings_before(key: str, players: set[int]) -> dict[int, ratings.Rating]:
     return {p: r for p, r in found.items() if p in players}
 
 
+def _ratings_after(resume: dict[int, int]) -> dict[int, ratings.Rating]:
+    """Each player's rating after the match ``resume[player]`` (their stored entry of it)."""
+    found: dict[int, ratings.Rating] = {}
+    for group in _chunks(sorted(set(resume.values()))):
+        entries = RatingEntry.objects.filter(match_id__in=group).order_by()
+        for match, player, mu, sigma in entries.values_list("match_id", "player_id", "mu", "sigma"):
+            if resume.get(player) == match:
+                found[player] = ratings.Rating(mu, sigma)
+    return found
+
+
 def _existing_players(players: set[int]) -> set[int]:
+    if len(players) <= _COMPILED_IN:
+        return {pk for (pk,) in _PLAYERS.run(sorted(players))}
     if len(players) > _IN_LIMIT * 4:
         return set(Player.objects.order_by().values_list("pk", flat=True)) & players
     found: set[int] = set()
@@ -244,15 +397,8 @@ def _existing_players(players: set[int]) -> set[int]:
     return found
 
 
-def _rerate_from(key: str) -> int:
-    """Re-rate every match whose order key is ``key`` or later, from the ratings stored before
-    it; rebuild the ranking rows of every player whose entries changed. Runs under the lock."""
-    rows = list(
-        RatedMatch.objects.filter(order_key__gte=key)
-        .order_by("order_key")
-        .values_list("pk", "order_key", "players_a", "players_b", "outcome", "forfeit", "club_id")
-    )
-    records = [
+def _records(rows: list[tuple]) -> list[ratings.MatchRecord]:
+    return [
         ratings.MatchRecord(
             key=k,
             side_a=tuple(a),
@@ -263,7 +409,84 @@ def _rerate_from(key: str) -> int:
         )
         for _, k, a, b, outcome, forfeit, club in rows
     ]
-    match_ids = {r[1]: r[0] for r in rows}
+
+
+def _rerate_from(key: str, players: Iterable[int] | None = None, created: int | None = None) -> int:
+    """Re-rate what a change at ``key`` reaches, from the ratings stored before it; rebuild (or
+    move) the ranking rows of the players whose entries changed. Runs under the lock; returns
+    the number of matches re-rated.
+
+    ``players``: those of the match that changed at ``key`` (taken out: the players it had;
+    corrected: its players before and after); ``created``: the id of a RatedMatch just stored
+    (it has no entries yet). ``ratings.rate`` rates a match from its own players' ratings only,
+    so a later match's entries change only when it shares a player with the changed match or
+    with a later match that itself changed: walking the matches from ``key`` in order, a match
+    is re-rated when it has an affected player, and then all its players are affected. Every
+    other match keeps its entries. Without ``players`` (a rebuild, key ""), or when a player of
+    a match to re-rate has been deleted since, every match from ``key`` is re-rated."""
+    rows = _ROWS.run(key)
+    if players is None:
+        return _rerate_all(key, rows)
+    affected = set(players)
+    chosen: list[tuple] = []
+    untouched: dict[int, int] = {}  # a player not affected yet: their last match since key
+    resume: dict[int, int] = {}  # affected later: the match whose entry they start from
+    for row in rows:
+        both = (*row[2], *row[3])
+        if affected.isdisjoint(both):
+            for p in both:
+                untouched[p] = row[0]
+            continue
+        chosen.append(row)
+        for p in both:
+            if p not in affected:
+                affected.add(p)
+                if p in untouched:
+                    resume[p] = untouched[p]
+    rated_before = [row for row in chosen if row[0] != created]  # they have entries
+    if rated_before:
+        seen = {p for row in rated_before for p in (*row[2], *row[3])}
+        if seen - _existing_players(seen):
+            return _rerate_all(key, rows)  # a player deleted since: as before, everything
+        _entries_delete(key, [row[0] for row in rated_before], everything=len(chosen) == len(rows))
+    records = _records(chosen)
+    in_play = {p for r in records for p in (*r.side_a, *r.side_b)}
+    start = _ratings_before(key, in_play - resume.keys())
+    if resume:
+        start.update(_ratings_after(resume))
+    run = ratings.rate(records, start)
+    clubs = {r.key: r.club_id for r in records}
+    _insert_entries(run.history, {row[1]: row[0] for row in chosen}, clubs)
+    if created is not None and not rated_before:
+        # only the new match, after every match of its players: nothing was deleted, and
+        # each player's ranking rows move by what it adds
+        _ranking_rows_add(run.history, clubs)
+    else:
+        _ranking_rows_rebuild(affected if len(affected) <= _IN_LIMIT * 4 else None)
+    return len(chosen)
+
+
+def _entries_delete(key: str, match_ids: list[int], *, everything: bool) -> None:
+    """Delete the entries of ``match_ids`` (``everything``: they are all the matches from
+    ``key``, so one pass over the table finds them)."""
+    if everything:
+        RatingEntry.objects.filter(order_key__gte=key).delete()
+    elif connection.vendor == "postgresql" and len(match_ids) > _IN_LIMIT:
+        # one statement, the ids as one array: the database chooses between the index and
+        # one pass, where chunks of IN (...) would look each match up in the index
+        qn = connection.ops.quote_name
+        table = qn(RatingEntry._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE {qn('match_id')} = ANY(%s)", [match_ids])
+    else:
+        for group in _chunks(match_ids):
+            RatingEntry.objects.filter(match_id__in=group).delete()
+
+
+def _rerate_all(key: str, rows: list[tuple]) -> int:
+    """Re-rate every match of ``rows`` (every one from ``key``); rebuild the ranking rows of
+    every player whose entries changed."""
+    records = _records(rows)
     players = {p for r in records for p in (*r.side_a, *r.side_b)}
     gone = players - _existing_players(players)
     if gone:  # a player deleted since (with their history): their matches no longer rate
@@ -284,6 +507,20 @@ def _rerate_from(key: str) -> int:
     if not appended:
         stale.delete()
     clubs = {r.key: r.club_id for r in records}
+    _insert_entries(run.history, {row[1]: row[0] for row in rows}, clubs)
+    if appended:
+        _ranking_rows_add(run.history, clubs)
+        return len(records)
+    # Many players: one pass over every entry costs less than a query per chunk of them.
+    _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
+    return len(records)
+
+
+def _insert_entries(
+    history: list[ratings.HistoryRow], match_ids: dict[str, int], clubs: dict[str, int]
+) -> None:
+    if not history:
+        return
     _insert(
         RatingEntry,
         (
@@ -315,15 +552,9 @@ def _rerate_from(key: str) -> int:
                 h.after.shown,
                 h.points,
             )
-            for h in run.history
+            for h in history
         ),
     )
-    if appended:
-        _ranking_rows_add(run.history, clubs)
-        return len(records)
-    # Many players: one pass over every entry costs less than a query per chunk of them.
-    _ranking_rows_rebuild(None if not key or len(players) > _IN_LIMIT * 4 else players)
-    return len(records)
 
 
 def _ranking_rows_add(history: list[ratings.HistoryRow], clubs: dict[str, int]) -> None:

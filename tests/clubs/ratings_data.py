@@ -1,10 +1,12 @@
-"""Rated matches for the ratings' tests: a tournament whose rounds are all confirmed."""
+"""Rated matches for the ratings' tests: a tournament whose rounds are all confirmed; what the
+ratings store, to compare with rating from scratch."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 
+from clubs.models import RankingRow, RatingEntry
 from tests.factories import EntryFactory, MatchFactory, RoundFactory, TournamentFactory
 from tournaments.models import Match, Tournament
 
@@ -43,3 +45,20 @@ def season(*, rounds=6, pairs=8, seed=1):
                 )
             )
     return tournament, matches
+
+
+def everything():
+    """Every rating entry and ranking row, every column the pages read (sorted)."""
+    entries = sorted(
+        RatingEntry.objects.values_list(
+            "match__source_id", "player_id", "club_id", "order_key", "side", "result", "mu",
+            "sigma", "rating", "mu_before", "sigma_before", "points",
+        )
+    )  # fmt: skip
+    rows = sorted(
+        RankingRow.objects.values_list(
+            "club_id", "player_id", "matches", "wins", "losses", "abandons", "points", "mu",
+            "sigma", "rating",
+        )
+    )  # fmt: skip
+    return entries, rows

@@ -1,6 +1,7 @@
 """The ratings after a result of the round being played (clubs/ratings_services.py, the
 "appended" path): only the rows the match touches are read and written, and the ranking rows
-end exactly where rating everything from scratch ends — in two peñas at once, with forfeits."""
+end exactly where rating everything from scratch ends — in two peñas at once, with forfeits;
+a result that arrives after later ones of its round re-rates only itself."""
 
 from __future__ import annotations
 
@@ -10,27 +11,11 @@ import pytest
 
 from clubs.models import RankingRow, RatingEntry
 from clubs.ratings_services import rating_tournament_match_sync, ratings_rebuild
-from tests.clubs.ratings_data import START, season
+from tests.clubs.ratings_data import START, everything, season
 from tests.factories import EntryFactory, MatchFactory, PairFactory, TournamentFactory
 from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def everything():
-    entries = sorted(
-        RatingEntry.objects.values_list(
-            "match__source_id", "player_id", "club_id", "order_key", "side", "result", "mu",
-            "sigma", "rating", "mu_before", "sigma_before", "points",
-        )
-    )  # fmt: skip
-    rows = sorted(
-        RankingRow.objects.values_list(
-            "club_id", "player_id", "matches", "wins", "losses", "abandons", "points", "mu",
-            "sigma", "rating",
-        )
-    )  # fmt: skip
-    return entries, rows
 
 
 def test_results_in_the_order_played_end_where_rating_from_scratch_ends():
@@ -73,11 +58,48 @@ def test_a_result_of_the_round_being_played_reads_and_writes_only_its_rows(
     _, matches = season(rounds=3, pairs=8, seed=2)
     for match in matches[:-1]:
         rating_tournament_match_sync(match_id=match.pk)
-    # lock, match (+ substitutions), its rated row, its insert, the matches from it, their
-    # players, later entries, ratings before, the entries' insert, ranking rows (upsert and
-    # rating update); the test's savepoint and its release: 14, whatever the season's length
-    with django_assert_max_num_queries(14):
+    # lock, match, its substitutions, its rated row, its insert, the matches from it, ratings
+    # before, the entries' insert, ranking rows (upsert and rating update); the test's
+    # savepoint and its release: 12, whatever the season's length
+    with django_assert_max_num_queries(12):
         assert rating_tournament_match_sync(match_id=matches[-1].pk) == 1
     appended = everything()
     ratings_rebuild()
     assert everything() == appended
+
+
+def test_a_result_arriving_after_later_ones_of_its_round_re_rates_only_what_its_pairs_reach():
+    _, matches = season(rounds=2, pairs=8, seed=3)
+    first_round = [m for m in matches if m.round_id == matches[0].round_id]
+    late = first_round[0]  # the first in order: every other match of its round is after it
+    pairs = {late.entry_a_id, late.entry_b_id}
+    reached = [m for m in matches[len(first_round) :] if pairs & {m.entry_a_id, m.entry_b_id}]
+    for match in matches:
+        if match != late:
+            rating_tournament_match_sync(match_id=match.pk)
+
+    def kept():
+        later = [m.pk for m in matches if m != late and m not in reached]
+        return set(RatingEntry.objects.filter(match__source_id__in=later).values_list("pk", "mu"))
+
+    before = kept()
+    assert rating_tournament_match_sync(match_id=late.pk) == 1 + len(reached)
+    assert kept() == before  # the same rows, not deleted and written again
+    incremental = everything()
+    ratings_rebuild()
+    assert everything() == incremental
+
+
+def test_a_late_result_of_the_round_being_played_costs_what_one_in_order_costs(
+    django_assert_max_num_queries,
+):
+    _, matches = season(rounds=1, pairs=8, seed=3)
+    for match in matches[1:]:
+        rating_tournament_match_sync(match_id=match.pk)
+    # its round's later matches share no player with it: nothing of theirs is read again,
+    # deleted or written (the same 12 queries as above)
+    with django_assert_max_num_queries(12):
+        assert rating_tournament_match_sync(match_id=matches[0].pk) == 1
+    incremental = everything()
+    ratings_rebuild()
+    assert everything() == incremental

@@ -94,32 +94,35 @@ def test_late_confirmations_in_any_order_end_where_rating_from_scratch_ends():
     assert snapshot() == incremental
 
 
-def test_a_correction_re_rates_everything_after_it_as_from_scratch():
+@pytest.mark.parametrize("in_limit", [900, 2])
+def test_a_correction_re_rates_what_it_reaches_as_from_scratch(in_limit, monkeypatch):
+    # in_limit 2: the reads and deletes of long lists of ids (in chunks, or one array on
+    # PostgreSQL), which a season needs, on this small one
+    monkeypatch.setattr("clubs.ratings_services._IN_LIMIT", in_limit)
     _, matches = season(rounds=5, pairs=6, seed=11)
     for match in matches:
         rating_tournament_match_sync(match_id=match.pk)
     early = matches[1]
-    later_before = list(
-        RatingEntry.objects.filter(
-            order_key__gt=RatedMatch.objects.get(source_id=early.pk).order_key
-        )
-        .order_by("order_key", "player_id")
-        .values_list("mu", flat=True)
-    )
+    key = RatedMatch.objects.get(source_id=early.pk).order_key
+
+    def later():
+        entries = RatingEntry.objects.filter(order_key__gt=key).order_by("order_key", "player_id")
+        return list(entries.values_list("match__source_id", "mu"))
+
+    later_before = later()
     early.winner = early.entry_b if early.winner == early.entry_a else early.entry_a
     early.save()
-    assert rating_tournament_match_sync(match_id=early.pk) == len(matches) - 1
-    corrected = snapshot()
-    later_after = list(
-        RatingEntry.objects.filter(
-            order_key__gt=RatedMatch.objects.get(source_id=early.pk).order_key
-        )
-        .order_by("order_key", "player_id")
-        .values_list("mu", flat=True)
-    )
-    assert later_after != later_before
+    # its round's third match (later, no pair in common) keeps its ratings; what its pairs
+    # played since, and what their opponents played after that, move
+    assert 1 < rating_tournament_match_sync(match_id=early.pk) < len(matches) - 1
+    corrected = later()
+    moved = {
+        m for (m, mu), (_, mu_was) in zip(corrected, later_before, strict=True) if mu != mu_was
+    }
+    assert matches[2].pk not in moved and matches[-1].pk in moved
+    snapshot_after = snapshot()
     ratings_rebuild()
-    assert snapshot() == corrected
+    assert snapshot() == snapshot_after
 
 
 def test_a_result_no_longer_confirmed_leaves_the_ratings():
@@ -261,3 +264,28 @@ def test_a_player_deleted_since_takes_their_matches_out_of_the_ratings():
     assert ratings_rebuild(resync=False) == len(matches) - 3  # the three matches of that pair
     assert RatingEntry.objects.count() == 4 * (len(matches) - 3)
     assert not RankingRow.objects.filter(player_id=gone).exists()
+
+
+def test_a_correction_that_reaches_a_player_deleted_since_takes_their_matches_out():
+    from django.db.models import Q
+
+    from clubs.models import Player
+
+    _, matches = season(rounds=3, pairs=4, seed=8)
+    for match in matches:
+        rating_tournament_match_sync(match_id=match.pk)
+    entry = matches[1].entry_a  # a pair that plays after the first match, never in it
+    pair, gone = entry.pair, entry.pair.player_one_id
+    Match.objects.filter(Q(entry_a=entry) | Q(entry_b=entry)).delete()  # no sync: still rated
+    entry.delete()
+    pair.delete()
+    Player.objects.filter(pk=gone).delete()  # with their history (cascade)
+    first = matches[0]  # the first match: what it reaches includes that pair's matches
+    first.winner = first.entry_b if first.winner == first.entry_a else first.entry_a
+    first.save()
+    rating_tournament_match_sync(match_id=first.pk)
+    assert all(gone not in r.players_a + r.players_b for r in RatedMatch.objects.all())
+    corrected = snapshot()
+    assert len(corrected[0]) == 4 * (len(matches) - 3)
+    ratings_rebuild()
+    assert snapshot() == corrected
