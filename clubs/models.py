@@ -269,7 +269,8 @@ class RatedMatch(models.Model):
 class RatingEntry(models.Model):
     """A player's rating after one rated match (the chart's points), and what it gave them.
 
-    Rebuilt from the first changed match on by clubs.ratings_services: never edited by hand.
+    Rewritten by clubs.ratings_services for the matches a change reaches (the changed match and
+    every later one sharing a player with what changed): never edited by hand.
     """
 
     # No index of their own: (match, player) is unique and (player, order_key) is indexed; a

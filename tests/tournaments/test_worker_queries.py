@@ -32,10 +32,11 @@ def burst(pairs):
 @pytest.mark.parametrize("pairs", [8, 32])
 def test_one_result_costs_a_fixed_number_of_queries(pairs, django_assert_max_num_queries):
     later, queued_at = burst(pairs)
-    # the match (1); the standings, coalesced (3); the round's completion (1); the ratings
-    # (12); webhooks (1 EXISTS); and, in a test, the savepoint pairs of the standings' and the
-    # ratings' transactions (4): 22, whatever the number of pairs
-    with django_assert_max_num_queries(22):
+    # the match (1); the standings, coalesced (2: the phase locked, its snapshots' age); the
+    # round's completion (1); the ratings (10); webhooks (1 EXISTS); and, in a test, the
+    # savepoint pairs of the standings' and the ratings' transactions (4): 19, whatever the
+    # number of pairs
+    with django_assert_max_num_queries(19):
         tasks.result_confirmed(later[-1].pk, queued_at)
 
 
