@@ -14,6 +14,7 @@ Must not: import anything from the engine but its public values (DECK, RuleSet, 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -429,7 +430,10 @@ def flip_prefix(action: str) -> str:
 # Arbitrary JSON-like values for fuzzing
 
 
+@functools.cache
 def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
+    """One strategy object per size: a fuzz test that draws from it thousands of times inside
+    another strategy would otherwise build and validate a new recursive strategy each time."""
     scalars = (
         st.none()
         | st.booleans()
