@@ -59,6 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # Here, before any test: even an eager .delay() opens (and caches) a producer pool on the
     # configured broker, so the broker cannot be switched later in the session.
     celery_app.conf.broker_url = celery_app.conf.result_backend = _test_broker_url()
+    # Celery reads CELERY_BROKER_URL and CELERY_RESULT_BACKEND from the environment before its
+    # configuration, so a developer's exported broker would win over the test broker (and over
+    # a test that points the app at another one). The settings have read them already.
+    for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        os.environ.pop(name, None)
 
 
 def _test_broker_url() -> str:

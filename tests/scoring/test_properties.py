@@ -847,6 +847,10 @@ def only_scoring_errors(call) -> None:
         check_error(error)
 
 
+#: what ``mutated`` puts in place of a leaf; built once (a strategy is immutable).
+_ANY_LEAF = json_values(6) | st.sampled_from(ODD_STRINGS)
+
+
 @st.composite
 def mutated(draw, value, depth: int = 0):
     """The value with one thing changed somewhere inside: a field dropped, replaced by any
@@ -883,7 +887,7 @@ def mutated(draw, value, depth: int = 0):
         chars = draw(st.text(max_size=3))
         cut = draw(st.integers(0, len(value)))
         return value[:cut] + chars + value[cut + draw(st.integers(0, 2)) :]
-    return draw(json_values(6) | st.sampled_from(ODD_STRINGS))
+    return draw(_ANY_LEAF)
 
 
 @st.composite

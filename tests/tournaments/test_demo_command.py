@@ -11,6 +11,8 @@ from django.core.management import call_command
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
+from clubs.circuits.models import Circuit, Interpena
+from clubs.leagues.models import TeamLeague
 from clubs.models import Club, Membership, Pair, Player
 from tournaments.management.commands import demo
 from tournaments.models import (
@@ -148,3 +150,6 @@ def test_a_second_run_changes_nothing_and_reset_loads_the_same_demo_again(run_de
     assert Club.objects.get(slug="pena-txoko").id != club_id
     assert counts() == before
     assert standings_rows() == rows  # seeded: the same draws and results
+    # the season beyond the tournament too, once (clubs.circuits.demo, clubs.leagues.teams_demo)
+    assert Circuit.objects.count() == 1 and Interpena.objects.filter(league_key="").count() == 1
+    assert TeamLeague.objects.count() == 1
