@@ -25,9 +25,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-import networkx as nx
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+
+# scipy.optimize and networkx are imported where they are used: together they are about a third
+# of a second of every process's start (the web server's, each worker's, each command's), and
+# most processes never draw a round.
 
 __all__ = ["cheapest_assignment", "cheapest_perfect_matching", "maximum_matching"]
 
@@ -39,6 +41,8 @@ def cheapest_assignment(cost: np.ndarray) -> list[tuple[int, int]]:
     """
     if cost.shape[0] == 0:
         return []
+    from scipy.optimize import linear_sum_assignment
+
     rr, cc = linear_sum_assignment(cost)
     return list(zip(rr.tolist(), cc.tolist(), strict=True))
 
@@ -52,6 +56,8 @@ def cheapest_perfect_matching(
     not be paired. Returns None when no perfect matching exists. Integer costs keep the result
     exact: a lexicographic objective can be packed into one (large) integer.
     """
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     costs = {}
