@@ -63,8 +63,9 @@ The paced client is open-loop: a thread per phone, started before its table's mo
 every latency counted from when the request was due (the table's moment, or the answer it
 follows, or one second after B's previous answer), not from when the client got round to
 sending it, so a client that falls behind adds to the latencies instead of hiding them (no
-coordinated omission). How late the phones started is printed as "client lag", marked BEHIND
-when its p99 passes 10 ms: then the machine, not the stack, held the client back.
+coordinated omission). Per phase it prints the client's own CPU (every thread of this
+process, the readers' too) and how late the phones started ("lag"), marked BEHIND when its
+p99 passes 10 ms: then the machine, not the stack, held the client back.
 
 In both models ``--readers`` public readers (a venue TV, spectators' phones) read the
 standings of the phase being played in a loop (``GET /api/v1/phases/<id>/standings``; back to
@@ -343,6 +344,7 @@ class Paced(Run):
         self.end = 0.0  # its last answer
         self.load = (0.0, 0.0)
         self.tables = 0
+        self.client_cpu = 0.0  # the client's CPU seconds (every thread of this process)
 
     def answered(self, at: float) -> None:
         with self.lock:
@@ -515,7 +517,7 @@ def paced_phase(run: Paced, seed: int, phones) -> None:
     """Plays one paced phase: ``phones(at, n)`` gives the threads of the n-th table, which
     finishes at ``at``. A thread per phone, started before its table's arrival, so the client
     has always a thread ready; what delay it has left shows in ``run.lag``."""
-    load = os.getloadavg()[0]
+    load, cpu = os.getloadavg()[0], time.process_time()
     times = arrivals(run.rate, run.tables, seed)
     run.start = time.monotonic() + 1.0  # a second to start the threads
     threads = [t for n, at in enumerate(times) for t in phones(run.start + at, n)]
@@ -525,6 +527,7 @@ def paced_phase(run: Paced, seed: int, phones) -> None:
         thread.join()
     run.busy = run.span()
     run.load = (load, os.getloadavg()[0])
+    run.client_cpu = time.process_time() - cpu
 
 
 def play_paced(
@@ -611,7 +614,8 @@ def report_paced(phones: int, readers: tuple[int, float], results: list) -> None
                 f"  {name:4}: {run.requests / run.span():5.1f} requests/s, "
                 f"{run.writes / run.span():4.1f} writes/s over {run.span():.0f} s; "
                 f"{run.errors} errors; standings read p99 {pct(run.standings, 99):.0f} ms; "
-                f"client lag {lag_note(run)}"
+                f"client: CPU {100 * run.client_cpu / run.span():.0f} % of a core, "
+                f"lag {lag_note(run)}"
             )
             if run.passes():
                 best[name.lower()] = rate
