@@ -67,7 +67,8 @@ follows, or one second after B's previous answer), not from when the client got 
 sending it, so a client that falls behind adds to the latencies instead of hiding them (no
 coordinated omission). Per phase it prints the client's own CPU (every thread of this
 process, the readers' too) and how late the phones started ("lag"), marked BEHIND when its
-p99 passes 10 ms: then the machine, not the stack, held the client back.
+p99 passes 10 ms: with the client's CPU low, the machine (other processes on the same cores),
+not the client's own work, held it back.
 
 In both models ``--readers`` public readers (a venue TV, spectators' phones) read the
 standings of the phase being played in a loop (``GET /api/v1/phases/<id>/standings``; back to
@@ -77,7 +78,8 @@ Back to back, the readers are closed-loop (each reads again as soon as it has it
 a 200-pair phase's standings cost the web server more than a table's request, so they keep
 much of the two cores busy whatever the rate of results: the paced figures with them are
 those of phones beside a busy server. A venue's TV reloads every 20 s and the organizer's
-board every 15 s: ``--reader-pause 20`` is closer to a Saturday.
+board every 15 s: ``--reader-pause 20`` is closer to a Saturday (then the time from a
+confirmation to the public standings includes up to that pause, the readers' own delay).
 
 Latencies are measured in the client (a thread per phone, one keep-alive connection each,
 stdlib http.client), so they include the client's own queueing on this same 2-core machine.
@@ -593,7 +595,7 @@ def play_paced(
 def lag_note(run: Paced) -> str:
     late = pct(run.lag, 99)
     note = f"p99 {late:.0f} ms, max {max(run.lag, default=0) * 1000:.0f} ms"
-    return note + (" (BEHIND: the client, not the server, delayed these)" if late > 10 else "")
+    return note + (" (BEHIND: counted in the latencies)" if late > 10 else "")
 
 
 def report_paced(phones: int, readers: tuple[int, float], results: list) -> None:
