@@ -622,7 +622,8 @@ def report_paced(phones: int, readers: tuple[int, float], results: list) -> None
             print(
                 f"  {name:4}: {run.requests / run.span():5.1f} requests/s, "
                 f"{run.writes / run.span():4.1f} writes/s over {run.span():.0f} s; "
-                f"{run.errors} errors; standings read p99 {pct(run.standings, 99):.0f} ms; "
+                f"{run.errors} errors; standings read p99 {pct(run.standings, 99):.0f} ms "
+                f"({len(run.standings)} reads); "
                 f"client: CPU {100 * run.client_cpu / run.span():.0f} % of a core, "
                 f"lag {lag_note(run)}"
             )
