@@ -1,17 +1,23 @@
 """The load: result submission and confirmation through the table links against the production
-stack, at 50 and 200 concurrent phones, side by side with a bare Django view that inserts one
-row under the same load; prints the figures, asserts nothing.
+stack, side by side with a bare Django view that inserts one row under the same load, in two
+models: **the burst** (every phone of a round sends at the same instant, at 50 and 200 phones:
+the worst case) and **the paced model** (200 phones whose tables finish at random moments, at
+a rising rate of results per second: what a Saturday's phones do); prints the figures,
+asserts nothing.
 
 Run it from the repository root (PostgreSQL on 127.0.0.1:5432 and ``redis-server`` installed;
 it uses a database and a Redis of its own, see benchmarks/stack.py)::
 
-    .venv/bin/python benchmarks/load.py                      # 50 and 200 phones, ~4 minutes
-    .venv/bin/python benchmarks/load.py --phones 200 --rounds 3
+    .venv/bin/python benchmarks/load.py             # both models, ~8 minutes (quiet machine)
+    .venv/bin/python benchmarks/load.py --phones 200 --rounds 3 --paced-phones 0  # burst only
+    .venv/bin/python benchmarks/load.py --phones --rates 0.5 1 --reader-pause 20  # paced only
 
 The stack is ``scripts/prod`` with its defaults (gunicorn 2 × cores + 1 processes × 4
-threads, a Celery worker of 2 processes, beat) and ``BENCHMARK_VIEWS=true``. For each number of
-phones P it plays ``--rounds`` Swiss rounds of a P-pair tournament (P / 2 tables, two phones
-each). Each round has two phases, one after the other, and each faces the same load:
+threads, a Celery worker of 2 processes, beat) and ``BENCHMARK_VIEWS=true``.
+
+**The burst** (``--phones``, ``--rounds``). For each number of phones P it plays ``--rounds``
+Swiss rounds of a P-pair tournament (P / 2 tables, two phones each). Each round has two
+phases, one after the other, and each faces the same load:
 
 - **API phase** (what a real round costs): the organizer draws and publishes, then every phone
   starts at once, as at the start of a round (the worst case): pareja A reads its table
@@ -29,17 +35,58 @@ each). Each round has two phases, one after the other, and each faces the same l
   second until its A has inserted, then ``POST /bench/insert``. The bare view queues nothing:
   the worker has no task of its own here (the API phase's are done by then).
 
-In both phases ``--readers`` public readers (a venue TV, spectators' phones) read the phase's
-standings in a loop (``GET /api/v1/phases/<id>/standings``), and each read notes when a
-confirmed result first shows, which gives the time from a confirmation's answer to the public
-standings showing it. The figures to quote are the ratios API : bare of writes per second and
-of requests per second (each phase's count over the time from its first request to its last
-answer).
+The burst's figures to quote are the ratios API : bare of writes per second and of requests
+per second (each phase's count over the time from its first request to its last answer).
+With 200 requests arriving at one instant on two cores, even the bare view's p99 is hundreds
+of milliseconds: the burst measures throughput, not the latency a phone sees on a Saturday.
+
+**The paced model** (``--paced-phones``, 200 by default; ``--rates``, 1 2 4 8 16 32 by
+default). A real round's results do not arrive at one instant but over minutes, as tables
+finish. A Swiss tournament of that many pairs plays, for each rate R (results per second,
+tried upwards), one round whose tables finish at random moments, a Poisson process of R
+tables per second (exponential gaps, seeded): at its table's moment pareja A reads the table
+and submits at once; pareja B reads it, again a second after each answer until A's games are
+there, and confirms at once; the worker runs the follow-up tasks meanwhile, as in the burst.
+Then the bare view in the same shape at the same moments (A: ``/healthz``, then an insert; B:
+``/healthz`` every second until its A has inserted, then its own insert). Per rate it prints
+submission and confirmation p50 / p95 / p99 (the bare view's two inserts together, then the
+p99 of A's and of B's, which the goal is checked on as the API's submission and confirmation), the
+requests per second achieved and confirmation → public standings. The API's rates stop after
+the first at which the submission or the confirmation p99 reaches 100 ms (the issue's goal)
+or a request fails; the bare view's likewise, so it goes on alone at the higher rates. The
+figure to quote is the highest rate at which each stays under 100 ms with no error (a lower
+bound within one step of the rates: 2× apart by default) and the ratio of the two, a second
+view of the issue's goal that the API sustain at least half the bare view's writes; and how
+long a 120-pair round's 60 results take to arrive at the API's rate. A figure below the first
+rate tried shows as "below R/s (none of the rates tried)": run again with lower ``--rates``
+(the script says which). A rate costs about 2 × tables / R seconds (API and bare), 200 s at
+1 result/s for 100 tables: the whole default run takes about 8 minutes on a quiet machine
+(the burst 2, the 1/s step 3 of them), 10 when other work shares the cores.
+
+The paced client is open-loop: a thread per phone, started before its table's moment, and
+every latency counted from when the request was due (the table's moment, or the answer it
+follows, or one second after B's previous answer), not from when the client got round to
+sending it, so a client that falls behind adds to the latencies instead of hiding them (no
+coordinated omission). Per phase it prints the client's own CPU (every thread of this
+process, the readers' too) and how late the phones started ("lag"), marked BEHIND when its
+p99 passes 10 ms: with the client's CPU low, the machine (other processes on the same cores),
+not the client's own work, held it back.
+
+In both models ``--readers`` public readers (a venue TV, spectators' phones) read the
+standings of the phase being played in a loop (``GET /api/v1/phases/<id>/standings``; back to
+back, or ``--reader-pause`` seconds apart), and each read notes when a confirmed result first
+shows, which gives the time from a confirmation's answer to the public standings showing it.
+Back to back, the readers are closed-loop (each reads again as soon as it has its answer) and
+a 200-pair phase's standings cost the web server more than a table's request, so they keep
+much of the two cores busy whatever the rate of results: the paced figures with them are
+those of phones beside a busy server. A venue's TV reloads every 20 s and the organizer's
+board every 15 s: ``--reader-pause 20`` is closer to a Saturday (then the time from a
+confirmation to the public standings includes up to that pause, the readers' own delay).
 
 Latencies are measured in the client (a thread per phone, one keep-alive connection each,
 stdlib http.client), so they include the client's own queueing on this same 2-core machine.
-It prints the load average before and after each level: figures taken while something else
-runs on the machine (another test suite) are not the stack's.
+It prints the load average before and after each level and rate: figures taken while
+something else runs on the machine (another test suite) are not the stack's.
 """
 
 from __future__ import annotations
@@ -51,6 +98,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -141,18 +189,19 @@ def phone_b(base: str, run: Run, token: str, match_id: int, entries: set) -> Non
         http.close()
 
 
-def reader(base: str, run: Run, phase_id: int, stop: threading.Event, played: dict) -> None:
+def reader(base: str, phase_id: int, stop: threading.Event, played: dict, pause: float) -> None:
     """Reads the public standings in a loop, in both phases (``played["now"]`` is the phase's
-    Run, where the read's time goes); notes when each confirmed result first shows."""
+    Run, where the read's time goes), ``pause`` seconds between one answer and the next read;
+    notes when each confirmed result of ``played["results"]`` (a Run) first shows."""
     http = Http(base, timeout=60)
-    while not stop.is_set():
+    while not stop.wait(pause):
         try:
             answer = http.request("GET", f"/api/v1/phases/{phase_id}/standings")
         except Down:
             continue
         seen = time.monotonic()
         rows = {r["entry_id"]: r["played"] for g in answer.body["groups"] for r in g["rows"]}
-        now = played["now"]
+        now, run = played["now"], played["results"]
         with now.lock:
             now.standings.append(answer.seconds)
         with run.lock:
@@ -163,36 +212,48 @@ def reader(base: str, run: Run, phase_id: int, stop: threading.Event, played: di
     http.close()
 
 
-def play_level(
-    stack: Stack, org: Organizer, phones: int, rounds: int, readers: int, bare: Run
-) -> Run:
-    rng = random.Random(phones)
-    club = org.call("POST", "clubs/create", {"name": f"Peña Carga {phones}", "town": "Iruña"})
+def swiss(org: Organizer, name: str, pairs: int, rounds: int) -> dict:
+    """A running tournament of ``pairs`` pairs and its Swiss phase of ``rounds`` rounds."""
+    club = org.call("POST", "clubs/create", {"name": f"Peña {name}", "town": "Iruña"})
     tid = org.call("POST", "tournaments/create", {
-        "club": club["slug"], "name": f"Carga {phones}", "starts_on": "2026-07-07",
+        "club": club["slug"], "name": name, "starts_on": "2026-07-07",
         "preset": "8 reyes a 40"})["id"]  # fmt: skip
     org.call("POST", f"tournaments/{tid}/status", {"status": "registration"})
-    text = "\n".join(f"Uno{n} Carga{n} / Dos{n} Carga{n}" for n in range(phones))
+    text = "\n".join(f"Uno{n} Carga{n} / Dos{n} Carga{n}" for n in range(pairs))
     org.call("POST", f"tournaments/{tid}/entries/paste", {"text": text})
     org.call("POST", f"tournaments/{tid}/status", {"status": "running"})
-    phase = org.call("POST", f"tournaments/{tid}/phases/create",
-                     {"name": "Suizo", "format": "swiss", "rounds_planned": rounds})  # fmt: skip
+    return org.call("POST", f"tournaments/{tid}/phases/create",
+                    {"name": "Suizo", "format": "swiss", "rounds_planned": rounds})  # fmt: skip
+
+
+def draw(org: Organizer, phase: dict, rng: random.Random) -> tuple[dict, list]:
+    """The phase's next round, drawn and published, and its tables: (match id, table token,
+    the games pareja A will send, the two entries) for every match but a bye."""
+    rnd = org.call("POST", f"phases/{phase['id']}/rounds/generate")
+    org.call("POST", f"rounds/{rnd['id']}/publish")
+    tables = []
+    for m in rnd["matches"]:
+        if m["kind"] == "bye":
+            continue
+        token = org.call("GET", f"matches/{m['id']}/history")["token"]
+        entries = {m["entry_a"]["id"], m["entry_b"]["id"]}
+        tables.append((m["id"], token, random_games(rng, phase["rules"]), entries))
+    return rnd, tables
+
+
+def play_level(
+    stack: Stack, org: Organizer, phones: int, rounds: int, readers: tuple[int, float], bare: Run
+) -> Run:
+    rng = random.Random(phones)
+    phase = swiss(org, f"Carga {phones}", phones, rounds)
     run, stop = Run(), threading.Event()
-    played = {"round": 0, "now": run}  # the phase the readers' reads count for
+    played = {"round": 0, "now": run, "results": run}  # the phase the readers' reads count for
     watchers = [
-        threading.Thread(target=reader, args=(stack.base, run, phase["id"], stop, played))
-        for _ in range(readers)
+        threading.Thread(target=reader, args=(stack.base, phase["id"], stop, played, readers[1]))
+        for _ in range(readers[0])
     ]
     for number in range(1, rounds + 1):
-        rnd = org.call("POST", f"phases/{phase['id']}/rounds/generate")
-        org.call("POST", f"rounds/{rnd['id']}/publish")
-        tables = []
-        for m in rnd["matches"]:
-            if m["kind"] == "bye":
-                continue
-            token = org.call("GET", f"matches/{m['id']}/history")["token"]
-            entries = {m["entry_a"]["id"], m["entry_b"]["id"]}
-            tables.append((m["id"], token, random_games(rng, phase["rules"]), entries))
+        rnd, tables = draw(org, phase, rng)
         played["round"], played["now"] = number, run
         if number == 1:
             for watcher in watchers:
@@ -271,13 +332,355 @@ def bare_round(stack: Stack, run: Run, tables: int) -> None:
     run.busy += time.monotonic() - start
 
 
+# --- the paced model: results arriving over minutes, as tables finish ---------------------------
+
+# The issue's goal for a submission's and a confirmation's p99, in seconds.
+GOAL = 0.100
+# The paced model's rates by default, in results (tables finishing) per second.
+RATES = (1, 2, 4, 8, 16, 32)
+# A pareja B that still sees no submission after this long gives up (counted as an error).
+PATIENCE = 60.0
+
+
+class Paced(Run):
+    """What one paced phase (the API's or the bare view's, at one rate) measured. Every
+    latency runs from the moment the request was due (a table's arrival, or the answer it
+    follows), not from when the client managed to send it."""
+
+    def __init__(self, rate: float) -> None:
+        super().__init__()
+        self.rate = rate
+        self.lag: list[float] = []  # how late each phone started after its table's arrival
+        self.start = 0.0  # the phase's clock: its arrivals count from here
+        self.end = 0.0  # its last answer
+        self.load = (0.0, 0.0)
+        self.tables = 0
+        self.client_cpu = 0.0  # the client's CPU seconds (every thread of this process)
+
+    def answered(self, at: float) -> None:
+        with self.lock:
+            self.end = max(self.end, at)
+
+    def span(self) -> float:
+        return max(self.end - self.start, 1e-9)
+
+    def writes_p99(self) -> float:
+        return max(pct(self.submit, 99), pct(self.confirm, 99)) / 1000
+
+    def passes(self) -> bool:
+        return not self.errors and self.writes_p99() < GOAL
+
+
+def arrivals(rate: float, tables: int, seed: int) -> list[float]:
+    """When each table finishes, in seconds from the phase's start: a Poisson process of
+    ``rate`` tables per second (exponential gaps), the same for the same seed."""
+    rng, at, times = random.Random(seed), 0.0, []
+    for _ in range(tables):
+        at += rng.expovariate(rate)
+        times.append(at)
+    return times
+
+
+def until(at: float) -> None:
+    delay = at - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def due(http: Http, since: float, method: str, path: str, body=None, headers=None):
+    """One request due at ``since``: its answer, the seconds from ``since`` to the answer (the
+    client's own delay in sending counts), and when the answer came."""
+    answer = http.request(method, path, body, headers)
+    done = time.monotonic()
+    return answer, done - since, done
+
+
+def paced_phones(base: str, run: Paced, at: float, table: tuple) -> list[threading.Thread]:
+    """The two phones of one table that finishes at ``at``: A reads the table and submits at
+    once; B reads it then, again a second after each answer until A's games are there, and
+    confirms at once."""
+    match_id, token, games, entries = table
+    path = f"/api/v1/table/{token}"
+
+    def a() -> None:
+        until(at)
+        http = Http(base, timeout=60)
+        try:
+            run.lag.append(time.monotonic() - at)
+            answer, read, done = due(http, at, "GET", path)
+            body = {"side": "a", "version": answer.body["match"]["version"], "games": games}
+            sent, submit, done = due(http, done, "POST", f"{path}/result", body,
+                                     {"Idempotency-Key": f"a-{token}"})  # fmt: skip
+            run.answered(done)
+            with run.lock:
+                run.requests += 2
+                run.writes += 1
+                run.reads.append(read)
+                run.submit.append(submit)
+                run.errors += sent.status != 200
+        except Down:
+            with run.lock:
+                run.errors += 1
+        finally:
+            http.close()
+
+    def b() -> None:
+        until(at)
+        http = Http(base, timeout=60)
+        try:
+            run.lag.append(time.monotonic() - at)
+            since = at
+            while True:
+                answer, read, done = due(http, since, "GET", path)
+                with run.lock:
+                    run.requests += 1
+                    run.reads.append(read)
+                if answer.body["match"]["status"] == "submitted":
+                    break
+                if done - at > PATIENCE:
+                    raise Down(f"no submission at table {match_id} after {PATIENCE} s")
+                since = done + POLL_SECONDS
+                until(since)
+            body = {"side": "b", "version": answer.body["match"]["version"]}
+            sent, confirm, done = due(http, done, "POST", f"{path}/result/confirm", body,
+                                      {"Idempotency-Key": f"b-{token}"})  # fmt: skip
+            run.answered(done)
+            with run.lock:
+                run.requests += 1
+                run.writes += 1
+                run.confirm.append(confirm)
+                run.errors += sent.status != 200
+                if sent.status == 200:
+                    run.confirmed_at[match_id] = (done, entries)
+        except Down:
+            with run.lock:
+                run.errors += 1
+        finally:
+            http.close()
+
+    return [threading.Thread(target=a), threading.Thread(target=b)]
+
+
+def api_table(base: str, run: Paced, tables: list, at: float, n: int) -> list[threading.Thread]:
+    return paced_phones(base, run, at, tables[n])
+
+
+def paced_bare(base: str, run: Paced, at: float, n: int) -> list[threading.Thread]:
+    """The bare view in the same shape: client A sends ``GET /healthz`` and then
+    ``POST /bench/insert`` at ``at``; client B sends ``GET /healthz`` then, again a second after
+    each answer until its A has inserted, then ``POST /bench/insert``. A's insert counts as
+    the submission, B's as the confirmation."""
+    inserted = threading.Event()
+
+    def insert(http: Http, since: float, into: list[float]) -> None:
+        sent, seconds, done = due(http, since, "POST", "/bench/insert",
+                                  {"client": n, "games": [[40, 12]]})  # fmt: skip
+        run.answered(done)
+        with run.lock:
+            run.requests += 1
+            run.writes += 1
+            into.append(seconds)
+            run.errors += sent.status != 201
+
+    def a() -> None:
+        until(at)
+        http = Http(base, timeout=60)
+        try:
+            run.lag.append(time.monotonic() - at)
+            _, read, done = due(http, at, "GET", "/healthz")
+            with run.lock:
+                run.requests += 1
+                run.reads.append(read)
+            insert(http, done, run.submit)
+        except Down:
+            with run.lock:
+                run.errors += 1
+        finally:
+            inserted.set()
+            http.close()
+
+    def b() -> None:
+        until(at)
+        http = Http(base, timeout=60)
+        try:
+            run.lag.append(time.monotonic() - at)
+            since = at
+            while True:
+                _, read, done = due(http, since, "GET", "/healthz")
+                with run.lock:
+                    run.requests += 1
+                    run.reads.append(read)
+                if inserted.is_set():
+                    break
+                since = done + POLL_SECONDS
+                until(since)
+            insert(http, done, run.confirm)
+        except Down:
+            with run.lock:
+                run.errors += 1
+        finally:
+            http.close()
+
+    return [threading.Thread(target=a), threading.Thread(target=b)]
+
+
+def paced_phase(run: Paced, seed: int, phones) -> None:
+    """Plays one paced phase: ``phones(at, n)`` gives the threads of the n-th table, which
+    finishes at ``at``. A thread per phone, started before its table's arrival, so the client
+    has always a thread ready; what delay it has left shows in ``run.lag``."""
+    load, cpu = os.getloadavg()[0], time.process_time()
+    times = arrivals(run.rate, run.tables, seed)
+    run.start = time.monotonic() + 1.0  # a second to start the threads
+    threads = [t for n, at in enumerate(times) for t in phones(run.start + at, n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    run.busy = run.span()
+    run.load = (load, os.getloadavg()[0])
+    run.client_cpu = time.process_time() - cpu
+
+
+def play_paced(
+    stack: Stack, org: Organizer, phones: int, rates: list[float], readers: tuple[int, float]
+) -> list[tuple[float, Paced | None, Paced | None]]:
+    """For each rate in turn, one Swiss round of ``phones`` / 2 tables whose results arrive at
+    that rate (the API phase), then the bare view in the same shape at the same moments, each
+    under the same standings readers. The API's rates stop after the first whose submission
+    or confirmation p99 reaches GOAL or that has an error; the bare view's likewise."""
+    rng = random.Random(phones + 1)
+    phase = swiss(org, f"Ritmo {phones}", phones, len(rates))
+    stop = threading.Event()
+    played: dict = {"round": 0, "now": Paced(0), "results": Paced(0)}
+    watchers = [
+        threading.Thread(target=reader, args=(stack.base, phase["id"], stop, played, readers[1]))
+        for _ in range(readers[0])
+    ]
+    for watcher in watchers:
+        watcher.start()
+    time.sleep(2)  # the readers' first reads warm the web processes up
+    results: list[tuple[float, Paced | None, Paced | None]] = []
+    api_on = bare_on = True
+    try:
+        for number, rate in enumerate(rates, start=1):
+            if not (api_on or bare_on):
+                break
+            api = bare = None
+            seed = phones * 1000 + number
+            if api_on:
+                rnd, tables = draw(org, phase, rng)
+                api = Paced(rate)
+                api.tables = len(tables)
+                played["round"] = played["round"] + 1
+                played["now"] = played["results"] = api
+                paced_phase(api, seed, partial(api_table, stack.base, api, tables))
+                deadline = time.monotonic() + 60
+                while api.confirmed_at and time.monotonic() < deadline:
+                    time.sleep(0.1)  # the readers see the round's last results
+                org.call("POST", f"rounds/{rnd['id']}/close")
+                api_on = api.passes()
+            if bare_on:
+                bare = Paced(rate)
+                bare.tables = phones // 2
+                played["now"] = bare
+                paced_phase(bare, seed, partial(paced_bare, stack.base, bare))
+                bare_on = bare.passes()
+            results.append((rate, api, bare))
+            print(f"paced {rate:g} results/s done", flush=True)
+    finally:
+        stop.set()
+        for watcher in watchers:
+            watcher.join()
+    return results
+
+
+def lag_note(run: Paced) -> str:
+    late = pct(run.lag, 99)
+    note = f"p99 {late:.0f} ms, max {max(run.lag, default=0) * 1000:.0f} ms"
+    return note + (" (BEHIND: counted in the latencies)" if late > 10 else "")
+
+
+def report_paced(phones: int, readers: tuple[int, float], results: list) -> None:
+    print(
+        f"== paced: {phones} phones ({phones // 2} tables) per rate, each table finishing at a "
+        f"random moment (Poisson arrivals at the rate); {readers[0]} standings readers "
+        f"({f'{readers[1]:g} s between reads' if readers[1] else 'back to back'}); "
+        f"p99 goal {GOAL * 1000:.0f} ms"
+    )
+    best = {"api": None, "bare": None}
+    for rate, api, bare in results:
+        runs = [r for r in (api, bare) if r is not None]
+        loads = f"{min(r.load[0] for r in runs):.1f}–{max(r.load[1] for r in runs):.1f}"
+        print(f"  -- {rate:g} results/s (load average {loads} on {os.cpu_count()} cores)")
+        if api is not None:
+            print(f"  result submission       {summary(api.submit)}")
+            print(f"  result confirmation     {summary(api.confirm)}")
+            print(f"  table read              {summary(api.reads)}")
+        if bare is not None:
+            print(
+                f"  bare insert-one-row     {summary(bare.submit + bare.confirm)}  (p99 of A's "
+                f"{pct(bare.submit, 99):.0f} ms, of B's {pct(bare.confirm, 99):.0f} ms)"
+            )
+        for name, run in (("API", api), ("bare", bare)):
+            if run is None:
+                continue
+            print(
+                f"  {name:4}: {run.requests / run.span():5.1f} requests/s, "
+                f"{run.writes / run.span():4.1f} writes/s over {run.span():.0f} s; "
+                f"{run.errors} errors; standings read p99 {pct(run.standings, 99):.0f} ms "
+                f"({len(run.standings)} reads); "
+                f"client: CPU {100 * run.client_cpu / run.span():.0f} % of a core, "
+                f"lag {lag_note(run)}"
+            )
+            if run.passes():
+                best[name.lower()] = rate
+        if api is not None:
+            print(f"  confirmation → public standings  {summary(api.to_standings)}  "
+                  f"(max {max(api.to_standings, default=float('nan')) * 1000:.0f} ms, "
+                  f"{len(api.to_standings)} results)")  # fmt: skip
+
+    # A kind whose last phase passed stopped at the highest rate tried, not at its limit.
+    last = {
+        k: [r[i] for r in results if r[i] is not None][-1:] for k, i in (("api", 1), ("bare", 2))
+    }
+    open_ = {k: bool(runs) and runs[0].passes() for k, runs in last.items()}
+
+    def said(kind: str) -> str:
+        if best[kind] is None:
+            return f"below {results[0][0]:g}/s (none of the rates tried)" if results else "-"
+        return f"{best[kind]:g}/s" + (" or more (the highest tried)" if open_[kind] else "")
+
+    ratio = ""
+    if best["api"] and best["bare"] and not open_["api"]:
+        ratio = f", ratio {'≤ ' if open_['bare'] else ''}{best['api'] / best['bare']:.2f}"
+    print(
+        f"  highest rate with submission and confirmation p99 < {GOAL * 1000:.0f} ms and no "
+        f"error: API {said('api')}, bare view {said('bare')}{ratio}"
+    )
+    if best["api"]:
+        print(
+            f"  at {best['api']:g} results/s a 120-pair round's 60 results arrive over "
+            f"{60 / best['api']:.0f} s"
+        )
+    if results and best["api"] is None:
+        print(f"  (lower rates: --phones --rates {results[0][0] / 4:g} {results[0][0] / 2:g})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--phones", type=int, nargs="+", default=[50, 200])
-    parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds per level")
+    parser.add_argument("--phones", type=int, nargs="*", default=[50, 200],
+                        help="levels of the burst (none: no burst)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds per burst level")
     parser.add_argument("--readers", type=int, default=4, help="public standings readers")
+    parser.add_argument("--reader-pause", type=float, default=0.0,
+                        help="seconds a reader waits between reads (0: back to back)")  # fmt: skip
+    parser.add_argument("--paced-phones", type=int, default=200,
+                        help="phones of the paced model (0: none)")  # fmt: skip
+    parser.add_argument("--rates", type=float, nargs="+", default=list(RATES),
+                        help="results per second of the paced model, tried upwards")  # fmt: skip
     parser.add_argument("--database", default="amarrako_load")
     args = parser.parse_args()
+    readers = (args.readers, args.reader_pause)
     stack = Stack(database=args.database, extra_env={"BENCHMARK_VIEWS": "true"})
     with stack:
         org = Organizer(stack.base)
@@ -290,9 +693,12 @@ def main() -> int:
         for phones in args.phones:
             bare = Run()
             load_before = os.getloadavg()[0]
-            api = play_level(stack, org, phones, args.rounds, args.readers, bare)
+            api = play_level(stack, org, phones, args.rounds, readers, bare)
             results.append((phones, api, bare, load_before, os.getloadavg()[0]))
             print(f"{phones} phones done", flush=True)
+        paced = []
+        if args.paced_phones:
+            paced = play_paced(stack, org, args.paced_phones, sorted(args.rates), readers)
     print()
     for phones, api, bare, load_before, load_after in results:
         api_wps, bare_wps = api.writes / api.busy, bare.writes / bare.busy
@@ -317,6 +723,8 @@ def main() -> int:
             f"; requests/s: API {api.requests / api.busy:.0f}, "
             f"bare {bare.requests / bare.busy:.0f}; errors: API {api.errors}, bare {bare.errors}"
         )
+    if paced:
+        report_paced(args.paced_phones, readers, paced)
     return 0
 
 
