@@ -116,6 +116,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with an empty in-process cache: a built standings answer or a
+    table-link counter one test left must not answer for the next (ids repeat across tests)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):  # never flush a shared Redis
+        caches["default"].clear()
+
+
+@pytest.fixture(autouse=True)
 def _site_language() -> Iterator[None]:
     """Each test starts in the site's default language, whatever a request before it activated
     (the active language is per thread, and a request leaves its own behind)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -73,11 +75,39 @@ def test_standings_take_the_same_queries_for_8_and_64_pairs(client, django_asser
     for pairs in (8, 64):
         phase = played_phase(pairs)
         assert standings_refresh(phase=phase) == pairs
-        # The phase (with tournament and peña) and its snapshots.
-        with django_assert_max_num_queries(2):
+        # The phase (with tournament and peña), its snapshots' stamps, then their rows.
+        with django_assert_max_num_queries(3):
             response = client.get(standings_url(phase))
         assert len(response.json()["groups"][0]["rows"]) == pairs
+        # Read again: the answer built for these snapshots is kept, their rows not read.
         with CaptureQueriesContext(connection) as queries:
-            client.get(standings_url(phase))
+            again = client.get(standings_url(phase))
+        assert again.json() == response.json()
         counts.append(len(queries))
-    assert counts[0] == counts[1]
+    assert counts == [2, 2]
+
+
+def test_a_kept_answer_gives_way_to_the_next_refresh(client):
+    phase = played_phase(4)
+    standings_refresh(phase=phase)
+    before = client.get(standings_url(phase)).json()["groups"][0]["rows"]
+    assert client.get(standings_url(phase)).json()["groups"][0]["rows"] == before  # kept
+    # A correction: the first pair's match now goes to its opponent, and the refresh stores it.
+    match = Match.objects.filter(round__phase=phase, winner=before[0]["entry_id"]).first()
+    loser = match.entry_b_id if match.winner_id == match.entry_a_id else match.entry_a_id
+    Match.objects.filter(pk=match.pk).update(winner=loser)
+    standings_refresh(phase=phase)
+
+    after = client.get(standings_url(phase)).json()["groups"][0]["rows"]
+    won = {r["entry_id"]: r["won"] for r in after}
+    assert won[before[0]["entry_id"]] == 0 and won[loser] == 1
+
+
+def test_the_standings_are_read_when_the_cache_is_down(client, caplog):
+    phase = played_phase(4)
+    standings_refresh(phase=phase)
+    with mock.patch("tournaments.selectors.standings.cache.get", side_effect=ConnectionError):
+        response = client.get(standings_url(phase))
+    assert response.status_code == 200
+    assert len(response.json()["groups"][0]["rows"]) == 4
+    assert "cache is unreachable" in caplog.text

@@ -37,7 +37,7 @@ from rest_framework.views import APIView
 from scoring.errors import RuleSetError
 from tournaments.models import Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as selectors
-from tournaments.selectors.standings import standings_for_phase
+from tournaments.selectors.standings import standings_cached
 from tournaments.selectors.tournaments import tournament_not_found
 from tournaments.services import rounds as services
 
@@ -478,8 +478,13 @@ class PhaseStandingsApi(APIView):
     )
     def get(self, request: Request, phase_id: int) -> Response:
         phase = selectors.phase_get_readable(phase_id=phase_id, user=request.user)
-        groups = standings_for_phase(phase=phase)
-        return Response(self.OutputSerializer({"phase_id": phase.id, "groups": groups}).data)
+        body = standings_cached(
+            phase=phase,
+            build=lambda groups: (
+                self.OutputSerializer({"phase_id": phase.id, "groups": groups}).data
+            ),
+        )
+        return Response(body)
 
 
 # --- Rounds -----------------------------------------------------------------------------------

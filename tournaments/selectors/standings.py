@@ -18,7 +18,8 @@ Responsible for:
   francés), stored by standings_refresh in the same snapshot rows.
 - `standings_for_phase`: the read path; it only reads StandingsSnapshot rows (one query), and
   returns an empty list while no snapshot exists yet (no round published or no result
-  confirmed since the phase began).
+  confirmed since the phase began). `standings_cached`: the same, built into an answer once
+  per change of the snapshots and kept in the cache (the public readers' path).
 
 Must not: write, or recompute on a read request.
 
@@ -39,8 +40,13 @@ Buchholz.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
+
+from django.core.cache import cache
 
 from scoring.standings import Entry as StandingEntry
 from scoring.standings import MatchRecord, StandingRow, Tiebreak, standings
@@ -58,6 +64,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.rounds import bracket_from_json, phase_rules
+
+#: how long a built answer stays in the cache when nothing changes (its key changes with them)
+STANDINGS_CACHE_SECONDS = 600
 
 log = logging.getLogger(__name__)
 
@@ -327,6 +336,39 @@ def rows_to_json(result: GroupStandings) -> list[dict]:
             }
         )
     return out
+
+
+def standings_cached(*, phase: Phase, build: Callable[[list[dict]], Any]) -> Any:
+    """``build(standings_for_phase(phase))``, kept in the cache until the phase's snapshots change.
+
+    A venue's TV and the spectators' phones read the same standings over and over while they
+    change once per refresh: each read asks only for the snapshots' ids, groups and times (no
+    rows), and builds the answer (the 200 rows of a big Swiss through a serializer) only when
+    those changed. A refresh always moves ``computed_at``, so the key moves with every change
+    of the rows; a group renamed moves it too. One query while the answer is kept, two when
+    it is built. A cache that cannot be reached (Redis down) costs the build, never the read.
+    """
+    stamp = list(
+        StandingsSnapshot.objects.filter(phase=phase)
+        .order_by("id")
+        .values_list("id", "computed_at", "group__name")
+    )
+    if not stamp:
+        return build([])
+    digest = hashlib.sha1(repr(stamp).encode(), usedforsecurity=False).hexdigest()
+    key = f"standings:{phase.pk}:{digest}"
+    try:
+        built = cache.get(key)
+    except Exception:  # the cache down (Redis): the standings are still read, only not kept
+        log.warning("standings: the cache is unreachable; building the answer", exc_info=True)
+        return build(standings_for_phase(phase=phase))
+    if built is None:
+        built = build(standings_for_phase(phase=phase))
+        try:
+            cache.set(key, built, STANDINGS_CACHE_SECONDS)
+        except Exception:
+            log.warning("standings: the cache is unreachable; not kept", exc_info=True)
+    return built
 
 
 def standings_for_phase(*, phase: Phase) -> list[dict]:
