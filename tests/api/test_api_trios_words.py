@@ -124,3 +124,13 @@ def test_a_trios_hand_bet_out_of_turn_names_the_trio(trios_match):
     assert "pareja" not in english["message"] and "pair" not in english["message"]
     spanish = _post(trios_match, "hand-add", data, "h-es", "es")["message"]
     assert "después de que envide el trío mano, contesta el trío postre" in spanish
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_side_left_out_is_asked_for_without_naming_a_pair(trios_match, language):
+    """The link's side errors speak to any table: a trio is not told to say which pair it is."""
+    data = {"side": "organizer", "version": 0, "games": A_WINS}  # not a side of the table
+    error = _post(trios_match, "submit", data, "no-side", language)
+
+    assert error["code"] == "side_required"
+    assert "pair" not in error["message"] and "pareja" not in error["message"]

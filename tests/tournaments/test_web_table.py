@@ -272,7 +272,7 @@ def test_the_pair_must_say_which_it_is(client, match):
     data = games_form("", A_WINS)
     response = client.post(url("table-submit", match), data)
     assert response.status_code == 400
-    assert "Di qué pareja sois" in text(response)
+    assert "Di quién sois, A o B" in text(response)
 
 
 def test_a_stale_page_after_the_other_pair_submitted(client, match):

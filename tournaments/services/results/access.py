@@ -100,13 +100,13 @@ def check_caller(match: Match, *, side: str, via: str, actor: User) -> None:
     if via == LINK:
         if side not in PAIR_SIDES:
             raise Invalid(
-                "Through the table link, say which pair you are: a or b.", code="side_required"
+                "Through the table link, say which side you are: a or b.", code="side_required"
             )
         return
     require_organizer(actor, _club(match))
     if side != ORGANIZER:
         raise Invalid(
-            "Organizers enter results as side 'organizer'; pairs use their table link.",
+            "Organizers enter results as side 'organizer'; the players use their table link.",
             code="side_organizer",
         )
 

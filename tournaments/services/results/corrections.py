@@ -66,8 +66,8 @@ def match_dispute_resolve(
     check_caller(match, side=ORGANIZER, via=via, actor=actor)
     if (submission_id is None) == (payload is None):
         raise Invalid(
-            "Choose one of the pairs' results (submission) or enter the official result "
-            "(games or hands), one of the two.",
+            "Choose one of the results entered at the table (submission) or enter the "
+            "official result (games or hands), one of the two.",
             code="resolve_choice",
         )
     with transaction.atomic():
@@ -85,8 +85,7 @@ def match_dispute_resolve(
             chosen = next((s for s in pair_submissions(locked) if s.pk == submission_id), None)
             if chosen is None:
                 raise Invalid(
-                    "Submission {submission} is not one of the results the pairs entered "
-                    "for this match.",
+                    "Submission {submission} is not one of the results entered for this match.",
                     code="submission_unknown",
                     submission=submission_id,
                 )

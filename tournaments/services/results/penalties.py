@@ -63,7 +63,7 @@ def match_forfeit(
     require_match_organizer(match, actor)
     if absent_side not in PAIR_SIDES:
         raise Invalid(
-            "'absent_side' is the pair that did not show up: a or b, not '{absent_side}'.",
+            "'absent_side' is the side that did not show up: a or b, not '{absent_side}'.",
             code="absent_side",
             absent_side=str(absent_side)[:40],
         )
@@ -156,7 +156,9 @@ def match_late_penalty(
     require_match_organizer(match, actor)
     if side not in PAIR_SIDES:
         raise Invalid(
-            "'side' is the late pair: a or b, not '{side}'.", code="late_side", side=str(side)[:40]
+            "'side' is the side that came late: a or b, not '{side}'.",
+            code="late_side",
+            side=str(side)[:40],
         )
     if isinstance(minutes_late, bool) or not isinstance(minutes_late, int) or minutes_late < 0:
         raise Invalid(

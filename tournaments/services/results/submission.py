@@ -303,8 +303,8 @@ def match_result_confirm(
         if side == ORGANIZER:
             if locked.status == Match.Status.DISPUTED:
                 raise Conflict(
-                    "The pairs entered different results: resolve the dispute by choosing one "
-                    "of them or entering the official result.",
+                    "The two sides entered different results: resolve the dispute by choosing "
+                    "one of them or entering the official result.",
                     code="match_disputed",
                 )
             confirmed = next(iter(latest.values()))
