@@ -22,7 +22,6 @@ Terms: mesa (table), pareja (pair a/b), partida (match), mano, juego (game), vac
 from __future__ import annotations
 
 import contextlib
-import threading
 
 from django.urls import path
 from django.utils.dateparse import parse_datetime
@@ -30,14 +29,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.results_bodies import result_body, table_body
-from tournaments.api.tournaments import idempotency_key
+from tournaments.api.tournaments import idempotency_key, valid_data
 from tournaments.models import Match, Round
 from tournaments.selectors import results as selectors
 from tournaments.services import results as services
@@ -69,30 +67,6 @@ def _via(request: Request) -> str:
     if isinstance(request.successful_authenticator, SessionAuthentication):
         return services.ACCOUNT
     return services.API
-
-
-_INPUTS = threading.local()
-
-
-def valid_data(serializer_class: type[serializers.Serializer], request: Request) -> dict:
-    """The request's body through ``serializer_class``: the same validated data, and the same
-    400 (ValidationError, its detail field by field), as ``serializer_class(data=…).is_valid``.
-
-    A valid body goes through one instance of the serializer per thread, kept: building one
-    copies every declared field (deepcopy) on each request, which cost a phone's submission
-    more than validating its small body (``run_validation`` keeps nothing of the request in the
-    serializer or its fields). An invalid one is validated again the usual way, so that its
-    400 is is_valid's own.
-    """
-    serializer = _INPUTS.__dict__.get(serializer_class)
-    if serializer is None:
-        serializer = _INPUTS.__dict__.setdefault(serializer_class, serializer_class())
-    try:
-        return serializer.run_validation(request.data)
-    except ValidationError:
-        fresh = serializer_class(data=request.data)
-        fresh.is_valid(raise_exception=True)
-        return fresh.validated_data
 
 
 def _payload(data: dict) -> dict:
