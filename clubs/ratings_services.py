@@ -18,7 +18,7 @@ The entry point of a source is ``rating_tournament_match_sync`` (called by the t
 ``clubs.ratings_match_sync``, queued by tournaments' result_confirmed); a league adds its own
 ``rating_<source>_sync`` that builds the same row and calls ``_rerate_from`` with the players
 of the match before and after. The sync's small reads are compiled once (``Prepared``, and
-``_Values`` for a few columns): the ORM's compiling cost more than the database's answer.
+``PreparedValues`` for a few columns): the ORM's compiling cost more than the database's answer.
 
 Must not: rate (clubs.ratings does) or run two re-ratings at once (a lock row serializes them).
 
@@ -29,11 +29,10 @@ suplente (substitute).
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable, Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
@@ -51,7 +50,7 @@ from clubs.models import (
 )
 from config.errors import Invalid
 from tournaments.models import Match, Round, Substitution
-from tournaments.selectors.prepared import Prepared
+from tournaments.selectors.prepared import Prepared, PreparedValues
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -71,49 +70,6 @@ def order_key(played_at: dt.datetime, source: str, source_id: int) -> str:
     return f"{utc:%Y-%m-%dT%H:%M:%S.%f}|{source}|{source_id:012d}"
 
 
-class _Values:
-    """A ``values_list()`` queryset compiled once per thread and connection, then run with new
-    values: what tournaments.selectors.prepared's ``Prepared`` does for instances, for the
-    sync's small reads of a few columns. ``build(*markers)`` returns the queryset; each marker
-    (a value no real one equals) must appear once among its parameters. The SQL is the ORM's;
-    the columns go through the ORM's converters (a JSON list comes back a list)."""
-
-    def __init__(self, build: Callable, *markers) -> None:
-        self.build = build
-        self.markers = markers
-        self._local = threading.local()  # a compiler holds its thread's connection
-
-    def _compiled(self):
-        found = getattr(self._local, "compiled", None)
-        if found is not None and found[0] is connections[DEFAULT_DB_ALIAS]:
-            return found
-        compiler = self.build(*self.markers).query.get_compiler(using=DEFAULT_DB_ALIAS)
-        sql, params = compiler.as_sql()
-        params = list(params)
-        slots = []
-        for marker in self.markers:
-            hits = [n for n, value in enumerate(params) if value == marker]
-            if len(hits) != 1:
-                raise ValueError(f"_Values: a parameter appears {len(hits)} times in the SQL")
-            slots.append(hits[0])
-        converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
-        found = (connections[DEFAULT_DB_ALIAS], compiler, sql, params, slots, converters)
-        self._local.compiled = found
-        return found
-
-    def run(self, *values) -> list[tuple]:
-        db, compiler, sql, params, slots, converters = self._compiled()
-        params = list(params)
-        for slot, value in zip(slots, values, strict=True):
-            params[slot] = value
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        if converters:
-            rows = list(compiler.apply_converters(rows, converters))
-        return rows
-
-
 #: a list of up to this many ids (a match's players) is compiled once per length
 _COMPILED_IN = 8
 #: markers: values that no constant of the compiled SQL equals (in range of every id column)
@@ -129,7 +85,7 @@ class _ByIds:
     def __init__(self, build: Callable, *markers) -> None:
         self.build = build
         self.markers = markers
-        self.compiled: dict[int, _Values] = {}
+        self.compiled: dict[int, PreparedValues] = {}
 
     def run(self, ids: list[int], *values) -> list[tuple]:
         n = len(ids)
@@ -143,11 +99,13 @@ class _ByIds:
             def build(*markers):
                 return self.build(list(markers[:n]), *markers[n:])
 
-            query = self.compiled[n] = _Values(build, *[_ID + i for i in range(n)], *self.markers)
+            query = self.compiled[n] = PreparedValues(
+                build, *[_ID + i for i in range(n)], *self.markers
+            )
         return query.run(*ids, *values)
 
 
-_LOCK = _Values(
+_LOCK = PreparedValues(
     lambda pk: RatingsLock.objects.select_for_update().filter(pk=pk).values_list("pk"), _ID
 )
 
@@ -349,7 +307,7 @@ _BEFORE = _ByIds(
 )
 _PLAYERS = _ByIds(lambda ids: Player.objects.filter(pk__in=ids).order_by().values_list("pk"))
 _ROW = ("pk", "order_key", "players_a", "players_b", "outcome", "forfeit", "club_id")
-_ROWS = _Values(
+_ROWS = PreparedValues(
     lambda key: (
         RatedMatch.objects.filter(order_key__gte=key).order_by("order_key").values_list(*_ROW)
     ),

@@ -9,6 +9,8 @@ Responsible for:
   every later run executes that SQL with the new values and builds the instances as Django's
   ModelIterable does (the same rows, the same instances, their select_related relations
   cached).
+- ``PreparedValues``, the same for a ``values_list()`` queryset (rows of a few columns, through
+  the columns' converters).
 - ``PreparedInsert``, the INSERT of one row that ``Model.save()`` sends for a new instance
   (every column but the auto id, ``RETURNING`` the id), optionally as Django's
   ``bulk_create(ignore_conflicts=True)`` writes it (PostgreSQL's ``ON CONFLICT DO NOTHING``,
@@ -29,7 +31,8 @@ audit entry) cost more to compile than the read. benchmarks/results_path.py meas
 
 Must not: prepare a queryset whose SQL depends on the values (``__in`` with a list, a None
 that becomes ``IS NULL``, a slice from a parameter): each parameter must appear once, as a
-plain placeholder value (``Prepared`` checks this when it compiles, and refuses otherwise).
+plain placeholder value (``Prepared`` and ``PreparedValues`` check this when they compile, and
+refuse otherwise).
 Annotations and select_related work; prefetch_related, values() and only()/defer() are not
 supported (refused as well). A prepared write sends no pre_save/post_save signal (the models
 written this way have no receivers) and takes plain values only, not expressions (refused).
@@ -124,6 +127,52 @@ class Prepared:
 
     def run(self, *values: Any, related: dict[str, Model] | None = None) -> list[Model]:
         return self._compiled().run(values, related or {})
+
+
+class PreparedValues:
+    """A ``values_list()`` queryset compiled once per thread and connection, then run with new
+    values: what ``Prepared`` does for instances, for small reads of a few columns (the
+    ratings' sync). ``build(*markers)`` returns the queryset; each marker
+    (a value no real one equals) must appear once among its parameters. The SQL is the ORM's;
+    the columns go through the ORM's converters (a JSON list comes back a list)."""
+
+    def __init__(self, build: Callable[..., QuerySet], *markers: Any, using: str = "default"):
+        self.build = build
+        self.markers = markers
+        self.using = using
+        self._local = threading.local()  # a compiler holds its thread's connection
+
+    def _compiled(self):
+        found = getattr(self._local, "compiled", None)
+        if found is not None and found[0] is connections[self.using]:
+            return found
+        compiler = self.build(*self.markers).query.get_compiler(using=self.using)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        slots = []
+        for marker in self.markers:
+            hits = [n for n, value in enumerate(params) if value == marker]
+            if len(hits) != 1:
+                raise ValueError(
+                    f"PreparedValues: a parameter appears {len(hits)} times in the SQL"
+                )
+            slots.append(hits[0])
+        converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
+        found = (connections[self.using], compiler, sql, params, slots, converters)
+        self._local.compiled = found
+        return found
+
+    def run(self, *values) -> list[tuple]:
+        db, compiler, sql, params, slots, converters = self._compiled()
+        params = list(params)
+        for slot, value in zip(slots, values, strict=True):
+            params[slot] = value
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
+        return rows
 
 
 # --- Writes ------------------------------------------------------------------------------------
