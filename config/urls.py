@@ -10,11 +10,11 @@ from tournaments.web import public
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("api/v1/", include("config.api")),  # early: the phones' table links are under it
     path("", public.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("api/v1/", include("config.api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI sets styles from its script: its page alone allows inline styles.
     path(

@@ -4,11 +4,13 @@ from tournaments.api import archive, entrants, registration, results, rounds, to
 
 app_name = "tournaments"
 
+# The results' first: the table links' paths are what every phone asks for, and Django tries
+# the patterns in order.
 urlpatterns = [
+    *results.urlpatterns,
     *tournaments.urlpatterns,
     *registration.urlpatterns,
     *entrants.urlpatterns,
     *rounds.urlpatterns,
-    *results.urlpatterns,
     *archive.urlpatterns,
 ]
