@@ -10,7 +10,10 @@ Responsible for:
   under ``/mesa/`` or ``/api/v1/table/``) more than ``TABLE_LINK_MISSES`` times in
   ``TABLE_LINK_WINDOW`` seconds gets 429 for the rest of that window: a link's 32 random
   characters cannot be guessed by trying. The count lives in the cache (Redis in production,
-  shared by every process).
+  shared by every process); each process keeps what it last read of an address's count for
+  ``TABLE_LINK_MEMO`` seconds (2), so a round's phones, one venue's address, cost the cache one
+  read per process and memo period instead of one per request; a guesser gains at most that
+  long per process, and a process's own misses count at once.
 - ``client_address``: the client's address, through the proxies the deployment trusts.
 
 Must not: decide who may do what (services and selectors do).
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -111,9 +115,30 @@ class TableLinkThrottleMiddleware:
 # answering 500 while Redis was down): the throttle lets requests through and says so.
 
 
+# key → (count, when it was read, time.monotonic()): this process's memo of the shared counts.
+# Threads share it; a lost update between two threads costs one read of the cache, nothing more.
+_memo: dict[str, tuple[int, float]] = {}
+_MEMO_SIZE = 10_000  # addresses; past it the memo starts again (a scan of many addresses)
+
+
+def forget_misses() -> None:
+    """Empty this process's memo of the counts (tests start from an empty cache)."""
+    _memo.clear()
+
+
+def _remember(key: str, count: int) -> int:
+    if len(_memo) >= _MEMO_SIZE:
+        _memo.clear()
+    _memo[key] = (count, time.monotonic())
+    return count
+
+
 def _misses(key: str) -> int:
+    known = _memo.get(key)
+    if known is not None and time.monotonic() - known[1] < settings.TABLE_LINK_MEMO:
+        return known[0]
     try:
-        return cache.get(key) or 0
+        return _remember(key, cache.get(key) or 0)
     except Exception:  # the cache's errors are many (redis, socket): none may refuse a phone
         log.warning("table-link throttle: the cache is unreachable; not counting", exc_info=True)
         return 0
@@ -121,10 +146,14 @@ def _misses(key: str) -> int:
 
 def _count_miss(key: str) -> None:
     try:
-        if not cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW):
+        if cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW):
+            count = 1
+        else:
             try:
-                cache.incr(key)
+                count = cache.incr(key)
             except ValueError:  # expired in between
                 cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW)
+                count = 1
+        _remember(key, count)
     except Exception:
         log.warning("table-link throttle: the cache is unreachable; not counting", exc_info=True)

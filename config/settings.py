@@ -241,6 +241,8 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES") or ["127.0.0.1", "::1"]
 # Table links that do not exist, tried by one address, before it waits (config.security).
 TABLE_LINK_MISSES = int(os.environ.get("TABLE_LINK_MISSES", "30"))
 TABLE_LINK_WINDOW = int(os.environ.get("TABLE_LINK_WINDOW", "600"))
+# Seconds a process trusts what it last read of an address's count (config/security.py).
+TABLE_LINK_MEMO = float(os.environ.get("TABLE_LINK_MEMO", "2"))
 
 # The cache holds counters every process must share (failed table links): Redis in production
 # (CACHE_URL, e.g. redis://127.0.0.1:6379/1), this process's memory otherwise.

@@ -101,6 +101,27 @@ def test_guessing_table_links_is_stopped_per_address(settings, match):
     assert other.get(f"/mesa/{match.token}/").status_code == 200
 
 
+def test_a_process_reads_an_address_count_once_per_memo_period(settings, match, monkeypatch):
+    # A round's phones share the venue's address: the throttle must not cost the shared cache
+    # a read for every one of their requests, yet it must see another process's counts.
+    settings.TABLE_LINK_MISSES = 5
+    reads = []
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **k: reads.append(key) or real_get(key))
+    phone = Client(REMOTE_ADDR="10.0.0.7")
+
+    for _ in range(10):
+        assert phone.get(f"/api/v1/table/{match.token}").status_code == 200
+    cache.set("table-link-misses:10.0.0.7", 5)  # another web process counted five misses
+    trusted = phone.get(f"/api/v1/table/{match.token}")
+    settings.TABLE_LINK_MEMO = 0  # the memo period is over
+    refused = phone.get(f"/api/v1/table/{match.token}")
+
+    assert reads == ["table-link-misses:10.0.0.7"] * 2
+    assert trusted.status_code == 200
+    assert refused.status_code == 429
+
+
 def test_a_table_link_works_while_the_cache_behind_the_throttle_is_down(settings, match):
     # The soak (benchmarks/soak.py) found every table request answering 500 while Redis, which
     # holds the throttle's counters in production, was down. Nothing listens on port 1.
