@@ -332,7 +332,9 @@ class TableDetailApi(TableApi):
     @extend_schema(operation_id="results_table_detail", responses=OutputSerializer)
     def get(self, request: Request, token: str) -> Response:
         # One read of the match with its pairs; OutputSerializer's body built by hand
-        match = services.match_for_token(token=token, relations=selectors.TABLE_RELATIONS)
+        match = services.match_for_token(
+            token=token, relations=selectors.TABLE_RELATIONS, table_read=True
+        )
         return Response(table_body(selectors.table_view(match=match, fresh=True)))
 
 

@@ -38,6 +38,7 @@ def match_for_token(
     idempotency_key: str = "",
     relations: tuple[str, ...] = MATCH_RELATIONS,
     lock: bool = False,
+    table_read: bool = False,
 ) -> Match:
     """The match behind a table's link; NotFound for an unknown token.
 
@@ -46,9 +47,12 @@ def match_for_token(
     first answer, not an error. ``relations``: what to load with it (the table's read takes
     the pairs too, in the same query; a write through the link the round, phase and
     tournament). ``lock``: inside a write's transaction, read it under its row lock (only the
-    match row), so that this is the write's one read of the match.
+    match row), so that this is the write's one read of the match. ``table_read``: the
+    table's read (selectors.match_by_token), which skips the queries of rows the match has
+    none of.
     """
-    match = match_by_token(token, relations=relations, lock=lock)  # compiled once
+    # compiled once
+    match = match_by_token(token, relations=relations, lock=lock, table_read=table_read)
     if match is None:
         raise table_link_unknown()
     if match.status == Match.Status.CONFIRMED and not (
