@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F
 
 from tests.factories import MatchFactory
@@ -60,15 +60,35 @@ def test_a_list_in_order_with_its_match_set(django_assert_num_queries):
     assert match_late_penalties(MatchFactory()) == []
 
 
-def test_each_thread_compiles_its_own():
+@pytest.mark.django_db(transaction=True)  # the other thread's connection sees the rows
+def test_compiled_once_for_the_process_and_run_on_each_thread_s_own_connection():
+    # gunicorn's threads start as the first phones arrive: none may compile the SQL again.
     match = MatchFactory()
-    prepared = Prepared(lambda pk: Match.objects.filter(pk=pk), -1)
-    assert [m.pk for m in prepared.run(match.pk)] == [match.pk]
+    read = Prepared(lambda pk: Match.objects.filter(pk=pk), -1)
+    insert = PreparedInsert(LatePenalty)
+    assert [m.pk for m in read.run(match.pk)] == [match.pk]
+    insert.run(match=match, entry=match.entry_a, minutes_late=5, games_lost=1)
+    compiled, main = (read.compiled, insert.compiled), connections["default"]
     seen = []
-    worker = threading.Thread(target=lambda: seen.append(prepared._local.__dict__.get("compiled")))
+
+    def phone() -> None:
+        try:
+            found = read.run(match.pk)[0]
+            late = insert.run(match=match, entry=match.entry_b, minutes_late=9, games_lost=1)
+            seen.append((found.pk, found.created_at, late.minutes_late, connections["default"]))
+            seen.append((read.compiled, insert.compiled))
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=phone)
     worker.start()
     worker.join()
-    assert seen == [None]
+
+    [(pk, created_at, minutes, used), again] = seen
+    assert (pk, created_at, minutes) == (match.pk, match.created_at, 9)  # converters applied
+    assert used is not main  # its own connection
+    assert again == compiled  # not compiled again
+    assert LatePenalty.objects.filter(match=match).count() == 2
 
 
 @pytest.mark.parametrize(

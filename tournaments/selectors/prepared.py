@@ -3,7 +3,7 @@ again.
 
 Responsible for:
 
-- ``Prepared``, a queryset built by a function of its parameters. The first run in a thread
+- ``Prepared``, a queryset built by a function of its parameters. The first run in the process
   compiles it with marker values, as Django would, and keeps the SQL, where each parameter
   goes, the columns' converters and how the select_related rows are split into instances;
   every later run executes that SQL with the new values and builds the instances as Django's
@@ -19,8 +19,12 @@ Responsible for:
 - ``PreparedUpdate``, the UPDATE that ``instance.save(update_fields=…)`` sends for a fixed
   list of columns (``auto_now`` columns set as save() sets them).
 
-The SQL stays the ORM's: each is compiled by Django's own compilers, once per thread and
-connection, and each run computes its parameters as those compilers do (``pre_save``,
+The SQL stays the ORM's: each is compiled by Django's own compilers, once per process (and
+database vendor): the SQL, where each parameter goes, the converters and the populators are
+plain data that every thread shares, and each run executes on the calling thread's own
+connection. A new thread (gunicorn starts its threads as the first phones arrive) no longer
+compiles again: the table's read alone cost about 8 ms to compile, the first phone of every
+thread paid it. Each run computes its parameters as those compilers do (``pre_save``,
 ``get_db_prep_save``); nothing here is written by hand or built from values.
 
 Why: a table's read and a result's write run the same five or so queries for every phone,
@@ -42,7 +46,6 @@ Terms: none of the game's; "compile" is Django's word for turning a queryset int
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -53,13 +56,34 @@ from django.db.models.query import ModelIterable, get_related_populators
 from django.db.models.sql import InsertQuery, UpdateQuery
 
 
+def _apply_converters(rows, converters: dict, connection) -> list[list]:
+    """The ORM's SQLCompiler.apply_converters, with the caller's connection (a compiled query
+    is shared by every thread; a connection is not)."""
+    items = list(converters.items())
+    converted = []
+    for row in map(list, rows):
+        for pos, (convs, expression) in items:
+            value = row[pos]
+            for converter in convs:
+                value = converter(value, expression, connection)
+            row[pos] = value
+        converted.append(row)
+    return converted
+
+
+def _fresh(compiled, using: str) -> bool:
+    """A compiled query is kept for the process, unless the alias now names another kind of
+    database (a test that swaps the settings)."""
+    return compiled is not None and compiled.vendor == connections[using].vendor
+
+
 class _Compiled:
     def __init__(self, queryset: QuerySet, markers: list[Any], using: str) -> None:
         if queryset._prefetch_related_lookups or queryset._iterable_class is not ModelIterable:
             raise ValueError("Prepared: only a plain queryset of instances can be prepared")
         if queryset.query.deferred_loading != (frozenset(), True):
             raise ValueError("Prepared: only()/defer() are not supported")
-        self.connection = connections[using]
+        self.vendor = connections[using].vendor
         compiler = queryset.query.get_compiler(using=using)
         self.sql, params = compiler.as_sql()
         self.params = list(params)
@@ -72,7 +96,6 @@ class _Compiled:
         fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
         if compiler.has_composite_fields(fields):
             raise ValueError("Prepared: composite fields are not supported")
-        self.compiler = compiler
         self.converters = compiler.get_converters(fields)
         klass_info = compiler.klass_info
         self.model = klass_info["model"]
@@ -87,11 +110,12 @@ class _Compiled:
         params = list(self.params)
         for slot, value in zip(self.slots, values, strict=True):
             params[slot] = value
-        with self.connection.cursor() as cursor:
+        connection = connections[self.using]
+        with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
         if self.converters:
-            rows = self.compiler.apply_converters(rows, self.converters)
+            rows = _apply_converters(rows, self.converters, connection)
         found = []
         for row in rows:
             obj = self.model.from_db(self.using, self.init_list, row[self.start : self.end])
@@ -116,13 +140,13 @@ class Prepared:
         self.build = build
         self.markers = list(markers)
         self.using = using
-        self._local = threading.local()  # a compiler holds its thread's connection
+        self.compiled: _Compiled | None = None  # the process's, shared by its threads
 
     def _compiled(self) -> _Compiled:
-        compiled = getattr(self._local, "compiled", None)
-        if compiled is None or compiled.connection is not connections[self.using]:
+        compiled = self.compiled
+        if not _fresh(compiled, self.using):
             compiled = _Compiled(self.build(*self.markers), self.markers, self.using)
-            self._local.compiled = compiled
+            self.compiled = compiled  # two threads may both compile: the same, either wins
         return compiled
 
     def run(self, *values: Any, related: dict[str, Model] | None = None) -> list[Model]:
@@ -130,7 +154,7 @@ class Prepared:
 
 
 class PreparedValues:
-    """A ``values_list()`` queryset compiled once per thread and connection, then run with new
+    """A ``values_list()`` queryset compiled once per process, then run with new
     values: what ``Prepared`` does for instances, for small reads of a few columns (the
     ratings' sync). ``build(*markers)`` returns the queryset; each marker
     (a value no real one equals) must appear once among its parameters. The SQL is the ORM's;
@@ -140,11 +164,11 @@ class PreparedValues:
         self.build = build
         self.markers = markers
         self.using = using
-        self._local = threading.local()  # a compiler holds its thread's connection
+        self.compiled = None  # (vendor, sql, params, slots, converters), shared by the threads
 
     def _compiled(self):
-        found = getattr(self._local, "compiled", None)
-        if found is not None and found[0] is connections[self.using]:
+        found = self.compiled
+        if found is not None and found[0] == connections[self.using].vendor:
             return found
         compiler = self.build(*self.markers).query.get_compiler(using=self.using)
         sql, params = compiler.as_sql()
@@ -158,20 +182,21 @@ class PreparedValues:
                 )
             slots.append(hits[0])
         converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
-        found = (connections[self.using], compiler, sql, params, slots, converters)
-        self._local.compiled = found
+        found = (connections[self.using].vendor, sql, params, slots, converters)
+        self.compiled = found
         return found
 
     def run(self, *values) -> list[tuple]:
-        db, compiler, sql, params, slots, converters = self._compiled()
+        _vendor, sql, params, slots, converters = self._compiled()
         params = list(params)
         for slot, value in zip(slots, values, strict=True):
             params[slot] = value
+        db = connections[self.using]
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         if converters:
-            rows = list(compiler.apply_converters(rows, converters))
+            rows = _apply_converters(rows, converters, db)
         return rows
 
 
@@ -195,7 +220,8 @@ def _db_value(field, value: Any, connection) -> Any:
 
 class _CompiledInsert:
     def __init__(self, model: type[Model], ignore_conflicts: bool, using: str) -> None:
-        self.connection = connection = connections[using]
+        connection = connections[using]
+        self.vendor = connection.vendor
         if not connection.features.can_return_columns_from_insert:
             raise ValueError("Prepared: this database cannot return an inserted row's id")
         meta = model._meta
@@ -217,7 +243,6 @@ class _CompiledInsert:
         if self.sql.count("%s") != len(params):
             raise ValueError("Prepared: a column's value is not one placeholder")
         self.returning_params = compiler.returning_params
-        self.compiler = compiler
         self.converters = compiler.get_converters(
             [f.get_col(meta.db_table) for f in self.returning_fields]
         )
@@ -226,7 +251,7 @@ class _CompiledInsert:
 
     def run(self, values: dict[str, Any]) -> Model | None:
         obj = self.model(**values)
-        connection = self.connection
+        connection = connections[self.using]
         params = [_db_value(f, f.pre_save(obj, True), connection) for f in self.fields]
         params += self.tail
         with transaction.mark_for_rollback_on_error(self.using), connection.cursor() as cursor:
@@ -235,7 +260,7 @@ class _CompiledInsert:
         if row is None:  # refused by a unique constraint (ignore_conflicts)
             return None
         if self.converters:
-            [row] = self.compiler.apply_converters([row], self.converters)
+            [row] = _apply_converters([row], self.converters, connection)
         for value, field in zip(row, self.returning_fields, strict=True):
             setattr(obj, field.attname, value)
         obj._state.adding = False
@@ -256,13 +281,13 @@ class PreparedInsert:
         self.model = model
         self.ignore_conflicts = ignore_conflicts
         self.using = using
-        self._local = threading.local()
+        self.compiled: _CompiledInsert | None = None  # the process's, shared by its threads
 
     def run(self, **values: Any) -> Any:
-        compiled = getattr(self._local, "compiled", None)
-        if compiled is None or compiled.connection is not connections[self.using]:
+        compiled = self.compiled
+        if not _fresh(compiled, self.using):
             compiled = _CompiledInsert(self.model, self.ignore_conflicts, self.using)
-            self._local.compiled = compiled
+            self.compiled = compiled
         return compiled.run(values)
 
 
@@ -278,7 +303,7 @@ class _CompiledUpdate:
     _PK = -7_000_000_003  # no real id
 
     def __init__(self, model: type[Model], names: tuple[str, ...], using: str) -> None:
-        self.connection = connections[using]
+        self.vendor = connections[using].vendor
         meta = model._meta
         self.fields = [meta.get_field(name) for name in names]
         if any(not f.concrete or f.primary_key or f.generated for f in self.fields):
@@ -297,7 +322,7 @@ class _CompiledUpdate:
         self.using = using
 
     def run(self, obj: Model) -> None:
-        connection = self.connection
+        connection = connections[self.using]
         # as Model.save(update_fields=…): pre_save (auto_now) and each field's database value
         params = [_db_value(f, f.pre_save(obj, False), connection) for f in self.fields]
         params.append(getattr(obj, self.pk_attname))
@@ -317,11 +342,11 @@ class PreparedUpdate:
         self.model = model
         self.names = tuple(fields)
         self.using = using
-        self._local = threading.local()
+        self.compiled: _CompiledUpdate | None = None  # the process's, shared by its threads
 
     def run(self, obj: Model) -> None:
-        compiled = getattr(self._local, "compiled", None)
-        if compiled is None or compiled.connection is not connections[self.using]:
+        compiled = self.compiled
+        if not _fresh(compiled, self.using):
             compiled = _CompiledUpdate(self.model, self.names, self.using)
-            self._local.compiled = compiled
+            self.compiled = compiled
         compiled.run(obj)
