@@ -89,7 +89,9 @@ _BY_TOKEN: dict[tuple[tuple[str, ...], bool], Prepared] = {}
 
 def _token_read(relations: tuple[str, ...], lock: bool) -> Prepared:
     def build(token: str):
-        matches = Match.objects.select_related(*relations)
+        # A token names one match: no ORDER BY (Match's default ordering joins four tables
+        # to sort one row, and cost more to compile than the rest of the query).
+        matches = Match.objects.select_related(*relations).order_by()
         if lock:  # only the match row: of=self
             matches = matches.select_for_update(of=("self",))
         return matches.filter(token=token)
@@ -110,6 +112,7 @@ _TABLE_ROWS = (
 _TABLE_READ = Prepared(
     lambda token: (
         Match.objects.select_related(*TABLE_RELATIONS)
+        .order_by()
         .annotate(
             **{
                 f"has_{name}": Exists(model.objects.filter(match=OuterRef("pk")))
@@ -139,6 +142,11 @@ def match_by_token(
     else:
         found = _token_read(tuple(relations), lock).run(token)
     return found[0] if found else None
+
+
+def _table_read(match: Match) -> bool:
+    """``match`` comes from match_by_token's ``table_read`` (TABLE_RELATIONS, and the flags)."""
+    return "has_hands" in match.__dict__
 
 
 def _none_of(match: Match, name: str) -> bool:
@@ -448,8 +456,9 @@ def table_view(*, match: Match, fresh: bool = False) -> dict[str, Any]:
     the running score, any late penalty, and the versions entered so far (both in a dispute).
 
     ``fresh``: the caller has just read ``match`` with TABLE_RELATIONS (the link's read does,
-    in one query), so it is used as it is; otherwise it is read again with them."""
-    if not fresh:
+    in one query), so it is used as it is; otherwise it is read again with them (unless it
+    comes from match_by_token's ``table_read``, which has them)."""
+    if not (fresh or _table_read(match)):
         match = Match.objects.select_related(*TABLE_RELATIONS).get(pk=match.pk)
     subs = {(s.entry_id, s.replaced_id): s for s in match_substitutions(match)}
     pairs = {

@@ -52,6 +52,7 @@ from scoring.lances import LancePoints
 from tournaments.models import Match, Round
 from tournaments.selectors.results import (
     MATCH_RELATIONS,
+    TABLE_RELATIONS,
     match_rules,
     match_running_score,
     table_view,
@@ -83,8 +84,11 @@ def _table(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
         key = request.POST.get("idempotency_key", "") if request.method == "POST" else ""
+        # A page's read takes the match with its pairs in one query, and skips the queries of
+        # rows it has none of (selectors.match_by_token); a write's page reads them again.
+        read = {"relations": TABLE_RELATIONS, "table_read": True} if request.method == "GET" else {}
         try:
-            match = services.match_for_token(token=token, idempotency_key=key)
+            match = services.match_for_token(token=token, idempotency_key=key, **read)
         except NotFound as exc:
             return _error_page(request, exc, status=404)
         except DomainError as exc:
