@@ -646,3 +646,18 @@ def test_the_anotador_reads_a_fixed_number_of_queries(
     svc.match_hand_add(match=short_match, hand=ORDAGO, idempotency_key="h2", version=1, via="link")
     with django_assert_max_num_queries(len(one_hand.captured_queries)):
         client.get(url("table-hands", short_match))
+
+
+def test_the_table_page_reads_only_the_rows_the_match_has(client, match, django_assert_num_queries):
+    # A round's first page loads come all at once: with nothing entered yet, the match with its
+    # pairs and where it is, in one query; once pareja A has entered its games, those too.
+    with django_assert_num_queries(1):
+        first = client.get(url("table", match))
+    assert first.status_code == 200
+    svc.match_result_submit(
+        match=match, side="a", payload={"games": [{"stones": [40, 12]}] * 2},
+        idempotency_key="a-1", version=0, via="link",
+    )  # fmt: skip
+    with django_assert_num_queries(2):
+        waiting = client.get(url("table", match))
+    assert "40" in text(waiting) and "12" in text(waiting)
