@@ -34,6 +34,16 @@ access_log_format = (
     '"duration_ms": %(M)s, "remote": "%(h)s"}'
 )
 
+
+def post_worker_init(worker):
+    """Before a worker accepts its first phone: what Django builds on a process's first request
+    (the URL patterns, the catalogues, the table link's SQL), ~300 ms that a phone waited for
+    at every start and every max_requests replacement (config/warmup.py)."""
+    from config.warmup import warm
+
+    warm()
+
+
 if os.environ.get("LOG_FORMAT", "text") == "json":
     # The server's own lines (start, worker exits, timeouts) in the same JSON as the app's.
     logconfig_dict = {

@@ -126,6 +126,12 @@ def test_the_stack_starts_with_one_command_and_comes_back_when_killed(stack):
         json.loads(line)["message"].endswith("ready.") for line in worker_lines if line[:1] == "{"
     )
 
+    # Each gunicorn worker built its URL patterns, catalogues and the link's SQL before its
+    # first phone (config/warmup.py), with the database: nothing was left to the first request.
+    warm = [json.loads(line) for line in log.read_text().splitlines()
+            if line[:1] == "{" and '"config.warmup"' in line]  # fmt: skip
+    assert warm and all(line["message"].startswith("warm-up done") for line in warm), warm
+
     # The phones first: the worker runs at a lower CPU priority than the web server.
     assert _niceness(_pid(ctl, "worker")) == 10
     assert _niceness(_pid(ctl, "web")) == 0

@@ -46,6 +46,7 @@ Terms: none of the game's; "compile" is Django's word for turning a queryset int
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,19 @@ from django.db.models import Expression, Model, QuerySet
 from django.db.models.constants import OnConflict
 from django.db.models.query import ModelIterable, get_related_populators
 from django.db.models.sql import InsertQuery, UpdateQuery
+
+#: Every prepared query of the process, for compile_all (a worker's warm-up, config/warmup.py).
+_ALL: weakref.WeakSet = weakref.WeakSet()
+
+
+def compile_all() -> int:
+    """Compile every prepared query not compiled yet (the first request of a process would);
+    returns how many there are. Needs the database (Django asks its version); runs in a
+    transaction (Django compiles a locked read only inside one), which writes nothing."""
+    with transaction.atomic():
+        for prepared in list(_ALL):
+            prepared._compiled()
+    return len(_ALL)
 
 
 def _apply_converters(rows, converters: dict, connection) -> list[list]:
@@ -141,6 +155,7 @@ class Prepared:
         self.markers = list(markers)
         self.using = using
         self.compiled: _Compiled | None = None  # the process's, shared by its threads
+        _ALL.add(self)
 
     def _compiled(self) -> _Compiled:
         compiled = self.compiled
@@ -165,6 +180,7 @@ class PreparedValues:
         self.markers = markers
         self.using = using
         self.compiled = None  # (vendor, sql, params, slots, converters), shared by the threads
+        _ALL.add(self)
 
     def _compiled(self):
         found = self.compiled
@@ -282,13 +298,17 @@ class PreparedInsert:
         self.ignore_conflicts = ignore_conflicts
         self.using = using
         self.compiled: _CompiledInsert | None = None  # the process's, shared by its threads
+        _ALL.add(self)
 
-    def run(self, **values: Any) -> Any:
+    def _compiled(self) -> _CompiledInsert:
         compiled = self.compiled
         if not _fresh(compiled, self.using):
             compiled = _CompiledInsert(self.model, self.ignore_conflicts, self.using)
             self.compiled = compiled
-        return compiled.run(values)
+        return compiled
+
+    def run(self, **values: Any) -> Any:
+        return self._compiled().run(values)
 
 
 class _Slot(Expression):
@@ -343,10 +363,14 @@ class PreparedUpdate:
         self.names = tuple(fields)
         self.using = using
         self.compiled: _CompiledUpdate | None = None  # the process's, shared by its threads
+        _ALL.add(self)
 
-    def run(self, obj: Model) -> None:
+    def _compiled(self) -> _CompiledUpdate:
         compiled = self.compiled
         if not _fresh(compiled, self.using):
             compiled = _CompiledUpdate(self.model, self.names, self.using)
             self.compiled = compiled
-        compiled.run(obj)
+        return compiled
+
+    def run(self, obj: Model) -> None:
+        self._compiled().run(obj)

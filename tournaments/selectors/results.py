@@ -99,6 +99,11 @@ def _token_read(relations: tuple[str, ...], lock: bool) -> Prepared:
     return _BY_TOKEN.setdefault((relations, lock), Prepared(build, _TOKEN))
 
 
+# The link's two writes, made now so that a worker's warm-up compiles them (config/warmup.py).
+_token_read(LINK_WRITE_RELATIONS, True)
+_token_read(LINK_CONFIRM_RELATIONS, True)
+
+
 #: The rows of a match that a table's read shows, by the name of their read below. The table's
 #: read asks, in its read of the match, which kinds the match has any of (an EXISTS each) and
 #: skips the query of a kind it has none of: at the start of a round, when nothing has been
