@@ -41,7 +41,7 @@ def post_worker_init(worker):
     at every start and every max_requests replacement (config/warmup.py)."""
     from config.warmup import warm
 
-    warm()
+    warm(worker)
 
 
 if os.environ.get("LOG_FORMAT", "text") == "json":

@@ -4,11 +4,14 @@ costs the warm-up its SQL, never the worker."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, connections
 
 from config import warmup
-from tournaments.selectors import prepared
+from tournaments.selectors import prepared, results
 from tournaments.selectors.results import _TABLE_READ
 
 pytestmark = pytest.mark.django_db
@@ -34,3 +37,23 @@ def test_a_database_that_is_down_costs_the_warm_up_its_sql_not_the_worker(monkey
     assert warmup.warm() >= 0
     assert "could not compile" in caplog.text
     connection.ensure_connection()  # the test's own connection is usable again
+
+
+def test_every_request_thread_starts_with_its_connection_open_and_the_reads_run(monkeypatch):
+    # A phone's first request on a new gunicorn thread waited for a new PostgreSQL connection
+    # to load its catalogue and plan the table link's queries: the warm-up does it first.
+    seen = []
+    real = results.warm_table_link
+
+    def spy() -> None:
+        real()
+        seen.append((threading.get_ident(), connections["default"].connection is not None))
+        connections.close_all()  # the test database is dropped at the end: no connection left
+
+    monkeypatch.setattr(results, "warm_table_link", spy)
+    with ThreadPoolExecutor(4) as pool:
+        ready = warmup.warm_threads(pool, 4)
+
+    assert ready == 4
+    assert len({ident for ident, _ in seen}) == 4  # one per thread of the pool
+    assert all(opened for _, opened in seen)

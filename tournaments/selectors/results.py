@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet
 
 from clubs.models import Player
@@ -147,6 +148,19 @@ def match_by_token(
     else:
         found = _token_read(tuple(relations), lock).run(token)
     return found[0] if found else None
+
+
+def warm_table_link() -> None:
+    """Run the table link's reads once on this thread's connection, for no match: a new
+    PostgreSQL connection loads its catalogue and plans each query on first use, tens of
+    milliseconds that a phone's first request on a new thread waited for (config/warmup.py).
+    In a transaction, as the writes' locked reads run (they lock nothing: no match has "")."""
+    with transaction.atomic():
+        _TABLE_READ.run("")
+        _token_read(LINK_WRITE_RELATIONS, True).run("")
+        _token_read(LINK_CONFIRM_RELATIONS, True).run("")
+        for rows in (_SUBSTITUTIONS, _LATE_PENALTIES, _SUBMISSIONS, _HANDS):
+            rows.run(_ID)
 
 
 def _table_read(match: Match) -> bool:
