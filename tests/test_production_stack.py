@@ -131,7 +131,7 @@ def test_the_stack_starts_with_one_command_and_comes_back_when_killed(stack):
     warm = [json.loads(line) for line in log.read_text().splitlines()
             if line[:1] == "{" and '"config.warmup"' in line]  # fmt: skip
     assert warm and all(line["message"].startswith("warm-up done") for line in warm), warm
-    assert all("(4 request threads ready)" in line["message"] for line in warm), warm
+    assert all("(4 request threads ready, broker connected)" in line["message"] for line in warm)
 
     # The phones first: the worker runs at a lower CPU priority than the web server.
     assert _niceness(_pid(ctl, "worker")) == 10

@@ -57,3 +57,31 @@ def test_every_request_thread_starts_with_its_connection_open_and_the_reads_run(
     assert ready == 4
     assert len({ident for ident, _ in seen}) == 4  # one per thread of the pool
     assert all(opened for _, opened in seen)
+
+
+def test_the_broker_connection_is_made_before_the_first_confirmation(monkeypatch, caplog):
+    from contextlib import contextmanager
+
+    from celery import current_app
+
+    calls = []
+
+    class Connection:
+        def ensure_connection(self, max_retries):
+            calls.append(max_retries)
+
+    @contextmanager
+    def producer():
+        yield type("Producer", (), {"connection": Connection()})()
+
+    monkeypatch.setattr(current_app, "producer_or_acquire", producer)
+    caplog.set_level("INFO", logger="config.warmup")
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = False  # as with a broker (production)
+    try:
+        warmup.warm()
+    finally:
+        current_app.conf.task_always_eager = eager
+
+    assert calls == [1]
+    assert "broker connected" in caplog.text
