@@ -143,7 +143,28 @@ class _Compiled:
         return found
 
 
-class Prepared:
+class _Kept:
+    """What every prepared query shares: its compiled form is the process's (``compiled``),
+    made by ``_compile()`` on first use or by compile_all, and again only when the alias now
+    names another kind of database; each registers itself for compile_all."""
+
+    def _keep(self, using: str) -> None:
+        self.using = using
+        self.compiled: Any = None
+        _ALL.add(self)
+
+    def _compile(self) -> Any:
+        raise NotImplementedError
+
+    def _compiled(self) -> Any:
+        compiled = self.compiled
+        if not _fresh(compiled, self.using):
+            compiled = self._compile()
+            self.compiled = compiled  # two threads may both compile: the same, either wins
+        return compiled
+
+
+class Prepared(_Kept):
     """``Prepared(build, markers)``: ``build(*values)`` returns the queryset; ``markers`` are
     values of the parameters' types that no real value equals (they find the placeholders).
 
@@ -153,22 +174,22 @@ class Prepared:
     def __init__(self, build: Callable[..., QuerySet], *markers: Any, using: str = "default"):
         self.build = build
         self.markers = list(markers)
-        self.using = using
-        self.compiled: _Compiled | None = None  # the process's, shared by its threads
-        _ALL.add(self)
+        self._keep(using)
 
-    def _compiled(self) -> _Compiled:
-        compiled = self.compiled
-        if not _fresh(compiled, self.using):
-            compiled = _Compiled(self.build(*self.markers), self.markers, self.using)
-            self.compiled = compiled  # two threads may both compile: the same, either wins
-        return compiled
+    def _compile(self) -> _Compiled:
+        return _Compiled(self.build(*self.markers), self.markers, self.using)
 
     def run(self, *values: Any, related: dict[str, Model] | None = None) -> list[Model]:
         return self._compiled().run(values, related or {})
 
 
-class PreparedValues:
+class _CompiledValues:
+    def __init__(self, vendor: str, sql: str, params: list, slots: list, converters: dict):
+        self.vendor, self.sql, self.params = vendor, sql, params
+        self.slots, self.converters = slots, converters
+
+
+class PreparedValues(_Kept):
     """A ``values_list()`` queryset compiled once per process, then run with new
     values: what ``Prepared`` does for instances, for small reads of a few columns (the
     ratings' sync). ``build(*markers)`` returns the queryset; each marker
@@ -178,14 +199,9 @@ class PreparedValues:
     def __init__(self, build: Callable[..., QuerySet], *markers: Any, using: str = "default"):
         self.build = build
         self.markers = markers
-        self.using = using
-        self.compiled = None  # (vendor, sql, params, slots, converters), shared by the threads
-        _ALL.add(self)
+        self._keep(using)
 
-    def _compiled(self):
-        found = self.compiled
-        if found is not None and found[0] == connections[self.using].vendor:
-            return found
+    def _compile(self) -> _CompiledValues:
         compiler = self.build(*self.markers).query.get_compiler(using=self.using)
         sql, params = compiler.as_sql()
         params = list(params)
@@ -198,21 +214,19 @@ class PreparedValues:
                 )
             slots.append(hits[0])
         converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
-        found = (connections[self.using].vendor, sql, params, slots, converters)
-        self.compiled = found
-        return found
+        return _CompiledValues(connections[self.using].vendor, sql, params, slots, converters)
 
     def run(self, *values) -> list[tuple]:
-        _vendor, sql, params, slots, converters = self._compiled()
-        params = list(params)
-        for slot, value in zip(slots, values, strict=True):
+        compiled = self._compiled()
+        params = list(compiled.params)
+        for slot, value in zip(compiled.slots, values, strict=True):
             params[slot] = value
         db = connections[self.using]
         with db.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
-        if converters:
-            rows = _apply_converters(rows, converters, db)
+        if compiled.converters:
+            rows = _apply_converters(rows, compiled.converters, db)
         return rows
 
 
@@ -284,7 +298,7 @@ class _CompiledInsert:
         return obj
 
 
-class PreparedInsert:
+class PreparedInsert(_Kept):
     """``PreparedInsert(Model)``: ``run(**values)`` inserts one row as
     ``Model.objects.create(**values)`` does and returns the instance, its id set.
 
@@ -296,16 +310,10 @@ class PreparedInsert:
     def __init__(self, model: type[Model], *, ignore_conflicts: bool = False, using="default"):
         self.model = model
         self.ignore_conflicts = ignore_conflicts
-        self.using = using
-        self.compiled: _CompiledInsert | None = None  # the process's, shared by its threads
-        _ALL.add(self)
+        self._keep(using)
 
-    def _compiled(self) -> _CompiledInsert:
-        compiled = self.compiled
-        if not _fresh(compiled, self.using):
-            compiled = _CompiledInsert(self.model, self.ignore_conflicts, self.using)
-            self.compiled = compiled
-        return compiled
+    def _compile(self) -> _CompiledInsert:
+        return _CompiledInsert(self.model, self.ignore_conflicts, self.using)
 
     def run(self, **values: Any) -> Any:
         return self._compiled().run(values)
@@ -353,7 +361,7 @@ class _CompiledUpdate:
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
-class PreparedUpdate:
+class PreparedUpdate(_Kept):
     """``PreparedUpdate(Model, ("status", "version", …))``: ``run(instance)`` saves those
     columns of the instance's row, as ``instance.save(update_fields=[…])`` does (its
     ``auto_now`` columns among them set to now); DatabaseError when no row has its id."""
@@ -361,16 +369,10 @@ class PreparedUpdate:
     def __init__(self, model: type[Model], fields: tuple[str, ...], *, using="default"):
         self.model = model
         self.names = tuple(fields)
-        self.using = using
-        self.compiled: _CompiledUpdate | None = None  # the process's, shared by its threads
-        _ALL.add(self)
+        self._keep(using)
 
-    def _compiled(self) -> _CompiledUpdate:
-        compiled = self.compiled
-        if not _fresh(compiled, self.using):
-            compiled = _CompiledUpdate(self.model, self.names, self.using)
-            self.compiled = compiled
-        return compiled
+    def _compile(self) -> _CompiledUpdate:
+        return _CompiledUpdate(self.model, self.names, self.using)
 
     def run(self, obj: Model) -> None:
         self._compiled().run(obj)
