@@ -91,36 +91,28 @@ def _fresh(compiled, using: str) -> bool:
     return compiled is not None and compiled.vendor == connections[using].vendor
 
 
-class _Compiled:
-    def __init__(self, queryset: QuerySet, markers: list[Any], using: str) -> None:
-        if queryset._prefetch_related_lookups or queryset._iterable_class is not ModelIterable:
-            raise ValueError("Prepared: only a plain queryset of instances can be prepared")
-        if queryset.query.deferred_loading != (frozenset(), True):
-            raise ValueError("Prepared: only()/defer() are not supported")
+class _CompiledSelect:
+    """A SELECT compiled once: its SQL, where each marker's value goes and the columns'
+    converters; ``rows(values)`` runs it on the calling thread's connection. ``who`` names the
+    class in a refusal."""
+
+    def __init__(self, compiler, markers: list[Any], using: str, who: str) -> None:
         self.vendor = connections[using].vendor
-        compiler = queryset.query.get_compiler(using=using)
+        self.using = using
         self.sql, params = compiler.as_sql()
         self.params = list(params)
         self.slots = []
         for marker in markers:
             found = [n for n, value in enumerate(self.params) if value == marker]
             if len(found) != 1:
-                raise ValueError(f"Prepared: a parameter appears {len(found)} times in the SQL")
+                raise ValueError(f"{who}: a parameter appears {len(found)} times in the SQL")
             self.slots.append(found[0])
         fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
         if compiler.has_composite_fields(fields):
-            raise ValueError("Prepared: composite fields are not supported")
+            raise ValueError(f"{who}: composite fields are not supported")
         self.converters = compiler.get_converters(fields)
-        klass_info = compiler.klass_info
-        self.model = klass_info["model"]
-        select_fields = klass_info["select_fields"]
-        self.start, self.end = select_fields[0], select_fields[-1] + 1
-        self.init_list = [f[0].target.attname for f in compiler.select[self.start : self.end]]
-        self.populators = get_related_populators(klass_info, compiler.select, using)
-        self.annotations = dict(compiler.annotation_col_map or {})
-        self.using = using
 
-    def run(self, values: tuple, related: dict[str, Model]) -> list[Model]:
+    def rows(self, values: tuple) -> list:
         params = list(self.params)
         for slot, value in zip(self.slots, values, strict=True):
             params[slot] = value
@@ -130,8 +122,28 @@ class _Compiled:
             rows = cursor.fetchall()
         if self.converters:
             rows = _apply_converters(rows, self.converters, connection)
+        return rows
+
+
+class _Compiled(_CompiledSelect):
+    def __init__(self, queryset: QuerySet, markers: list[Any], using: str) -> None:
+        if queryset._prefetch_related_lookups or queryset._iterable_class is not ModelIterable:
+            raise ValueError("Prepared: only a plain queryset of instances can be prepared")
+        if queryset.query.deferred_loading != (frozenset(), True):
+            raise ValueError("Prepared: only()/defer() are not supported")
+        compiler = queryset.query.get_compiler(using=using)
+        super().__init__(compiler, markers, using, "Prepared")
+        klass_info = compiler.klass_info
+        self.model = klass_info["model"]
+        select_fields = klass_info["select_fields"]
+        self.start, self.end = select_fields[0], select_fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in compiler.select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, compiler.select, using)
+        self.annotations = dict(compiler.annotation_col_map or {})
+
+    def run(self, values: tuple, related: dict[str, Model]) -> list[Model]:
         found = []
-        for row in rows:
+        for row in self.rows(values):
             obj = self.model.from_db(self.using, self.init_list, row[self.start : self.end])
             for populator in self.populators:
                 populator.populate(row, obj)
@@ -183,12 +195,6 @@ class Prepared(_Kept):
         return self._compiled().run(values, related or {})
 
 
-class _CompiledValues:
-    def __init__(self, vendor: str, sql: str, params: list, slots: list, converters: dict):
-        self.vendor, self.sql, self.params = vendor, sql, params
-        self.slots, self.converters = slots, converters
-
-
 class PreparedValues(_Kept):
     """A ``values_list()`` queryset compiled once per process, then run with new
     values: what ``Prepared`` does for instances, for small reads of a few columns (the
@@ -201,33 +207,12 @@ class PreparedValues(_Kept):
         self.markers = markers
         self._keep(using)
 
-    def _compile(self) -> _CompiledValues:
+    def _compile(self) -> _CompiledSelect:
         compiler = self.build(*self.markers).query.get_compiler(using=self.using)
-        sql, params = compiler.as_sql()
-        params = list(params)
-        slots = []
-        for marker in self.markers:
-            hits = [n for n, value in enumerate(params) if value == marker]
-            if len(hits) != 1:
-                raise ValueError(
-                    f"PreparedValues: a parameter appears {len(hits)} times in the SQL"
-                )
-            slots.append(hits[0])
-        converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
-        return _CompiledValues(connections[self.using].vendor, sql, params, slots, converters)
+        return _CompiledSelect(compiler, list(self.markers), self.using, "PreparedValues")
 
     def run(self, *values) -> list[tuple]:
-        compiled = self._compiled()
-        params = list(compiled.params)
-        for slot, value in zip(compiled.slots, values, strict=True):
-            params[slot] = value
-        db = connections[self.using]
-        with db.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
-        if compiled.converters:
-            rows = _apply_converters(rows, compiled.converters, db)
-        return rows
+        return self._compiled().rows(values)
 
 
 # --- Writes ------------------------------------------------------------------------------------
