@@ -19,6 +19,11 @@ server, a network or other phones, so a change to the result path can be judged 
   on the same cores if the web process's CPU were the only limit (issue 12's goal: ≥ 0.5). The
   machine's other load stretches both sides alike, so this ratio moves much less than wall
   times do;
+- on PostgreSQL on this machine, ``DB CPU``: the mean CPU time the database backend serving the
+  connection spent on the request (``/proc/<pid>/schedstat``; parsing, planning and running
+  its statements), and ``with DB``, the ratio with it added on both sides: in the burst, the
+  web processes and PostgreSQL share the same cores, so this is the ratio to compare with
+  ``benchmarks/load.py``'s;
 - the same with ``--profile``: cProfile's top functions by cumulative CPU time for each kind, and
   the CPU time of each package (Django's ORM, DRF, psycopg, the engine…);
 - with ``--sql``: the SQL of the first request of each kind;
@@ -206,20 +211,42 @@ class QueryCounter:
         return execute(sql, params, many, context)
 
 
+class BackendCpu:
+    """The CPU time the PostgreSQL backend serving this process's connection has used, in ms
+    (``/proc/<pid>/schedstat``: nanoseconds, not the 10-ms ticks of ``/proc/<pid>/stat``), so
+    that a request's cost counts the database's share too: in the burst, the web processes and
+    PostgreSQL share the same cores. Zero where it cannot be read (SQLite, another machine)."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                path = Path(f"/proc/{cursor.fetchone()[0]}/schedstat")
+            self.path = path if os.access(path, os.R_OK) else None
+
+    def __call__(self) -> float:
+        if self.path is None:
+            return 0.0
+        return int(self.path.read_text().split()[0]) / 1e6
+
+
 KINDS = ("read", "submit", "confirm")
-Figures = dict[str, list[tuple[float, float, int]]]
+Figures = dict[str, list[tuple[float, float, int, float]]]
 
 
 def measure(tables, profile: bool, show_sql: bool) -> tuple[Figures, Figures]:
     """Every table's read, submission, read and confirmation, each followed by one bare insert.
 
-    Returns the API's figures and the bare view's, per kind: (wall ms, CPU ms, queries).
+    Returns the API's figures and the bare view's, per kind: (wall ms, CPU ms, queries, the
+    database backend's CPU ms).
     """
     figures: Figures = {kind: [] for kind in KINDS}
     bare: Figures = {kind: [] for kind in KINDS}
     profiles = {kind: cProfile.Profile(time.process_time) for kind in figures}  # CPU, not wall
     phone, floor = Api(Client()), Api(Client(), prefix="/")
     counter = QueryCounter()
+    backend = BackendCpu()
     sql_shown: set[str] = set()
 
     def timed(api: Api, method, path, body, headers, prof=None):
@@ -228,12 +255,14 @@ def measure(tables, profile: bool, show_sql: bool) -> tuple[Figures, Figures]:
         with connection.execute_wrapper(counter):
             if prof is not None:
                 prof.enable()
+            db = backend()
             started, cpu = time.perf_counter(), time.process_time()
             status, answer = api.call(method, path, body, headers)
             seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+            db = backend() - db
             if prof is not None:
                 prof.disable()
-        return status, answer, (seconds * 1000, cpu * 1000, counter.count)
+        return status, answer, (seconds * 1000, cpu * 1000, counter.count, db)
 
     def one(kind: str, method: str, path: str, body=None, headers=None) -> object:
         status, answer, row = timed(phone, method, path, body, headers,
@@ -309,26 +338,33 @@ def by_package(prof: cProfile.Profile) -> str:
 def report(figures: Figures, bare: Figures) -> None:
     print(
         f"{'request':<16}{'n':>5}{'median ms':>11}{'p95 ms':>9}{'CPU ms':>9}{'queries':>9}"
-        f"{'bare CPU ms':>13}{'bare ÷ API':>12}"
+        f"{'DB CPU ms':>11}{'bare CPU ms':>13}{'bare ÷ API':>12}{'with DB':>9}"
     )
     for kind, rows in figures.items():
-        times = sorted(t for t, _, _ in rows)
+        times = sorted(t for t, _, _, _ in rows)
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-        cpu = statistics.median(c for _, c, _ in rows)
-        queries = Counter(q for _, _, q in rows).most_common(1)[0][0]
-        bare_cpu = statistics.median(c for _, c, _ in bare[kind])
+        cpu = statistics.median(c for _, c, _, _ in rows)
+        db = statistics.mean(d for _, _, _, d in rows)
+        queries = Counter(q for _, _, q, _ in rows).most_common(1)[0][0]
+        bare_cpu = statistics.median(c for _, c, _, _ in bare[kind])
+        bare_db = statistics.mean(d for _, _, _, d in bare[kind])
         print(
             f"{kind:<16}{len(rows):>5}{statistics.median(times):>11.1f}{p95:>9.1f}{cpu:>9.2f}"
-            f"{queries:>9}{bare_cpu:>13.2f}{bare_cpu / cpu:>12.2f}"
+            f"{queries:>9}{db:>11.2f}{bare_cpu:>13.2f}{bare_cpu / cpu:>12.2f}"
+            f"{(bare_cpu + bare_db) / (cpu + db):>9.2f}"
         )
     every = [row for kind in KINDS for row in bare[kind]]
     print(
-        f"{'bare insert':<16}{len(every):>5}{statistics.median(t for t, _, _ in every):>11.1f}"
-        f"{'':>9}{statistics.median(c for _, c, _ in every):>9.2f}"
-        f"{Counter(q for _, _, q in every).most_common(1)[0][0]:>9}"
+        f"{'bare insert':<16}{len(every):>5}{statistics.median(t for t, _, _, _ in every):>11.1f}"
+        f"{'':>9}{statistics.median(c for _, c, _, _ in every):>9.2f}"
+        f"{Counter(q for _, _, q, _ in every).most_common(1)[0][0]:>9}"
+        f"{statistics.mean(d for _, _, _, d in every):>11.2f}"
     )
-    print("CPU: median of this process's CPU time per request (the web process's share);")
-    print("bare ÷ API: the bare insert's CPU (sent right after each request) over the API's.")
+    print("CPU: median of this process's CPU time per request (the web process's share); DB CPU:")
+    print("the mean CPU of the PostgreSQL backend serving it (0 where it cannot be read);")
+    print("bare ÷ API: the bare insert's CPU (sent right after each request) over the API's;")
+    print("with DB: the same with the database's CPU added on both sides (in the burst they share")
+    print("the cores).")
     print("queued per round (run by the worker in production):", dict(queued))
 
 

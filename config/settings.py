@@ -157,6 +157,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# On PostgreSQL, psycopg sends the parameters apart from the SQL (server-side binding) and
+# prepares a statement once a connection has run it five times (psycopg's default): PostgreSQL
+# then plans it once per connection instead of on every run. The table link's read (one query
+# joining the match, round, phase, tournament and pairs) cost the server ~2.5 ms of planning
+# per phone request, four times what running it costs (benchmarks/results_path.py, "DB CPU").
+# Off (DATABASE_PREPARED=false) behind a pooler in transaction mode that cannot keep prepared
+# statements (PgBouncer before 1.21, or without max_prepared_statements).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_PREPARED", True
+):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True,
+        prepare_threshold=5,
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

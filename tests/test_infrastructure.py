@@ -32,6 +32,7 @@ ENVIRONMENT_VARIABLES = (
     "DATABASE_URL",
     "CELERY_BROKER_URL",
     "CELERY_RESULT_BACKEND",
+    "DATABASE_PREPARED",
 )
 
 
@@ -189,6 +190,21 @@ def test_ci_defaults_are_postgresql_and_redis():
     ]
 
 
+@pytest.mark.parametrize(
+    ("env", "options"),
+    [
+        ({"CI": "true"}, "{'server_side_binding': True, 'prepare_threshold': 5}"),
+        ({"CI": "true", "DATABASE_PREPARED": "false"}, "{}"),
+        ({}, "{}"),  # SQLite has nothing to prepare
+    ],
+)
+def test_postgresql_plans_a_statement_once_per_connection_unless_told_not_to(env, options):
+    result = run_python(SETUP + "print(settings.DATABASES['default'].get('OPTIONS', {}))", **env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == options
+
+
 def test_without_broker_tasks_run_eagerly_in_the_caller():
     code = SETUP + (
         "from tournaments.tasks import db_roundtrip, ping; "
@@ -215,6 +231,25 @@ def test_ci_runs_on_postgresql():
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_database()")
         assert cursor.fetchone() == (connection.settings_dict["NAME"],)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_query_a_connection_runs_again_and_again_is_prepared_on_the_server():
+    """What keeps PostgreSQL from planning the table link's read on every phone's request: psycopg
+    prepares a statement the connection has run five times, whatever its parameters."""
+    from clubs.models import Club
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall() if "clubs_club" in row[0]]
+
+    for number in range(6):
+        assert not Club.objects.filter(slug=f"peña-{number}").exists()
+
+    assert len(prepared()) == 1
+    assert "$1" in prepared()[0]  # the parameters travel apart from the SQL
 
 
 @pytest.mark.celery_worker
