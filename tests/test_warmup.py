@@ -70,9 +70,15 @@ def test_the_broker_connection_is_made_before_the_first_confirmation(monkeypatch
         def ensure_connection(self, max_retries):
             calls.append(max_retries)
 
+    class Producer:
+        connection = Connection()
+
+        def maybe_declare(self, queue):
+            calls.append(queue.name)
+
     @contextmanager
     def producer():
-        yield type("Producer", (), {"connection": Connection()})()
+        yield Producer()
 
     monkeypatch.setattr(current_app, "producer_or_acquire", producer)
     caplog.set_level("INFO", logger="config.warmup")
@@ -83,5 +89,58 @@ def test_the_broker_connection_is_made_before_the_first_confirmation(monkeypatch
     finally:
         current_app.conf.task_always_eager = eager
 
-    assert calls == [1]
+    assert calls == [1, "celery"]  # connected, then the tasks' queue declared
     assert "broker connected" in caplog.text
+
+
+@pytest.mark.redis
+def test_a_thread_s_first_task_after_the_warm_up_declares_nothing_and_loads_nothing(monkeypatch):
+    # The first confirmations of a cold stack answered in 80-100 ms, not 10: their task was the
+    # process's first (the tasks imported, the queue declared on the broker, a round trip) and
+    # the thread's first (its result backend found among the installed packages' entry points).
+    from celery import current_app
+
+    monkeypatch.setattr(results, "warm_table_link", connections.close_all)
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = False  # as with a broker (production)
+    try:
+        built = _first_task_after_the_warm_up(monkeypatch)
+    finally:
+        current_app.conf.task_always_eager = eager
+
+    assert built == []
+
+
+def _first_task_after_the_warm_up(monkeypatch) -> list[str]:
+    """What a warmed thread's first task still builds (nothing, once the warm-up did it)."""
+    from celery import current_app
+    from celery.app import backends
+    from kombu import Queue
+
+    with ThreadPoolExecutor(2) as pool:
+        worker = type("Worker", (), {"tpool": pool, "cfg": type("Cfg", (), {"threads": 2})()})
+        warmup.warm(worker)
+        built = []
+        for owner, name, what in ((Queue, "declare", "queue declared"),
+                                  (backends, "by_url", "backend loaded")):  # fmt: skip
+            monkeypatch.setattr(owner, name, _noting(getattr(owner, name), what, built))
+        meet = threading.Barrier(2)
+
+        def first_task_of_this_thread() -> None:
+            meet.wait(5)
+            assert current_app.backend is not None
+
+        for job in [pool.submit(first_task_of_this_thread) for _ in range(2)]:
+            job.result(timeout=10)
+        with current_app.producer_or_acquire() as producer:
+            for queue in current_app.amqp.queues.values():
+                producer.maybe_declare(queue)
+    return built
+
+
+def _noting(real, what: str, notes: list[str]):
+    def noted(*args, **kwargs):
+        notes.append(what)
+        return real(*args, **kwargs)
+
+    return noted
