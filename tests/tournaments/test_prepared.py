@@ -40,6 +40,14 @@ def test_the_same_match_and_relations_as_the_orm_for_every_token(django_assert_n
     assert match_by_token("", relations=TABLE_RELATIONS) is None
 
 
+@pytest.mark.parametrize("other", [{"relations": ("round",)}, {"lock": True}])
+def test_the_table_s_read_refuses_relations_or_a_lock_it_would_not_honour(other):
+    # It reads TABLE_RELATIONS and no lock, whatever it is given: asking for less or for a lock
+    # is a mistake to see at once, not a match read without what the caller counted on.
+    with pytest.raises(ValueError, match="TABLE_RELATIONS"):
+        match_by_token("x", **{"relations": TABLE_RELATIONS, **other}, table_read=True)
+
+
 def test_under_a_lock_inside_a_transaction():
     match = MatchFactory()
     with transaction.atomic():

@@ -141,6 +141,8 @@ def match_by_token(
     rows it has none of (``_TABLE_ROWS``), in the same query and the same snapshot, so their
     reads below answer [] without asking. Only for a read that writes nothing: a write reads
     its rows after taking the lock, in statements of their own."""
+    if table_read and (lock or tuple(relations) != TABLE_RELATIONS):
+        raise ValueError("table_read reads TABLE_RELATIONS, without a lock")
     if not token:
         return None
     if table_read:
