@@ -8,7 +8,7 @@ asserts nothing.
 Run it from the repository root (PostgreSQL on 127.0.0.1:5432 and ``redis-server`` installed;
 it uses a database and a Redis of its own, see benchmarks/stack.py)::
 
-    .venv/bin/python benchmarks/load.py             # both models, ~8 minutes (quiet machine)
+    .venv/bin/python benchmarks/load.py             # both models, ~10 minutes (quiet machine)
     .venv/bin/python benchmarks/load.py --phones 200 --rounds 3 --paced-phones 0  # burst only
     .venv/bin/python benchmarks/load.py --phones --rates 0.5 1  # paced only
 
@@ -40,7 +40,7 @@ per second (each phase's count over the time from its first request to its last 
 With 200 requests arriving at one instant on two cores, even the bare view's p99 is hundreds
 of milliseconds: the burst measures throughput, not the latency a phone sees on a Saturday.
 
-**The paced model** (``--paced-phones``, 200 by default; ``--rates``, 1 2 4 8 16 32 by
+**The paced model** (``--paced-phones``, 200 by default; ``--rates``, 1 2 4 8 16 32 64 by
 default). A real round's results do not arrive at one instant but over minutes, as tables
 finish. A Swiss tournament of that many pairs plays, for each rate R (results per second,
 tried upwards), one round whose tables finish at random moments, a Poisson process of R
@@ -60,8 +60,8 @@ view of the issue's goal that the API sustain at least half the bare view's writ
 long a 120-pair round's 60 results take to arrive at the API's rate. A figure below the first
 rate tried shows as "below R/s (none of the rates tried)": run again with lower ``--rates``
 (the script says which). A rate costs about 2 × tables / R seconds (API and bare), 200 s at
-1 result/s for 100 tables: the whole default run takes about 8 minutes on a quiet machine
-(the burst 2, the 1/s step 3 of them), 10 when other work shares the cores.
+1 result/s for 100 tables: the whole default run takes about 10 minutes on a quiet machine
+(the burst 3, the 1/s step 3 of them), more when other work shares the cores.
 
 The paced client is open-loop: a thread per phone, started before its table's moment, and
 every latency counted from when the request was due (the table's moment, or the answer it
@@ -341,7 +341,7 @@ def bare_round(stack: Stack, run: Run, tables: int) -> None:
 # The goal for a submission's and a confirmation's p99, in seconds.
 GOAL = 0.100
 # The paced model's rates by default, in results (tables finishing) per second.
-RATES = (1, 2, 4, 8, 16, 32)
+RATES = (1, 2, 4, 8, 16, 32, 64)
 # A pareja B that still sees no submission after this long gives up (counted as an error).
 PATIENCE = 60.0
 
