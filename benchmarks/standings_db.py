@@ -8,7 +8,9 @@ What it measures, on a Swiss phase of 9 rounds with random results:
 - the same standings computed by ``scoring.standings.standings`` alone, on the same values, to
   see what the database adds;
 - the number of queries (and the time) of ``GET /api/v1/phases/<id>/standings`` at 64, 256 and
-  1,024 pairs: the read path only reads the snapshot, so the count must not grow.
+  1,024 pairs: the read path only reads the snapshot, so the count must not grow;
+- the same for the public standings page and the TV view's content (the HTML a venue's screen
+  and the spectators' phones reload).
 
 Run it from the repository root, on SQLite (an in-memory database)::
 
@@ -53,6 +55,7 @@ django.setup()
 from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from clubs.models import Club, Pair, Player  # noqa: E402
 from scoring.standings import Entry as StandingEntry  # noqa: E402
@@ -235,6 +238,22 @@ def run() -> None:
             f"  {pairs:>5} pairs: {len(queries):>2} queries, {rows:>5} rows, "
             f"{median:7.1f} ms ({fastest:.1f})"
         )
+
+    for name, label in (("web:public-standings", "the public standings page"),
+                        ("web:public-screen-fragment", "the TV view's content")):  # fmt: skip
+        print(f"\n{label} (anonymous, server-rendered HTML):")
+        for pairs in SIZES:
+            tournament = phases[pairs].tournament
+            path = reverse(name, args=[tournament.club.slug, tournament.slug])
+            reset_queries()
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(path)
+            assert response.status_code == 200, response.content[:300]
+            median, fastest = timed(lambda path=path: client.get(path), runs=5)
+            print(
+                f"  {pairs:>5} pairs: {len(queries):>2} queries, {len(response.content) // 1024:>5}"
+                f" KB, {median:7.1f} ms ({fastest:.1f})"
+            )
 
 
 if __name__ == "__main__":

@@ -249,6 +249,40 @@ def test_a_confirmed_result_shows_on_the_tables_and_the_standings(client):
     assert winner in standings
 
 
+def test_the_standings_page_is_rendered_once_per_refresh_and_language(client, monkeypatch):
+    # Spectators reload the same standings over and over: the tables are rendered when the
+    # snapshots change (or in another language), not on every read.
+    from tournaments.web import public
+
+    t, phase, entries, current = swiss(8, played=1)
+    rendered = []
+    real = public._standings
+    monkeypatch.setattr(public, "_standings", lambda *a: rendered.append(1) or real(*a))
+    first = client.get(url("public-standings", t)).content.decode()
+    again = client.get(url("public-standings", t)).content.decode()
+    english = client.get(url("public-standings", t), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert _tables(again) == _tables(first) and len(rendered) == 2  # Spanish once, English once
+    assert "Orden de desempate" in first and "Pareja" in first
+    assert "Tiebreak order" in english and ">Pair<" in english
+    leader = phase.standings.get().rows[0]
+    assert f">{leader['name']}</a>" in first
+
+    # A correction moves the leader; the next refresh shows it, and the page follows.
+    match = Match.objects.filter(round__phase=phase, winner_id=leader["entry_id"]).get()
+    loser = match.entry_b_id if match.winner_id == match.entry_a_id else match.entry_a_id
+    Match.objects.filter(pk=match.pk).update(winner=loser)
+    standings_refresh(phase=phase)
+    after = client.get(url("public-standings", t)).content.decode()
+
+    assert _tables(after) != _tables(first) and len(rendered) == 3
+    assert after.index(str(Entry.objects.get(pk=loser).pair)) < after.index(leader["name"])
+
+
+def _tables(page: str) -> str:
+    return page[page.index('<table class="standings">') : page.rindex("</table>")]
+
+
 def test_standings_say_which_tiebreak_separates_each_pair_from_the_one_above(client):
     t, phase, entries, current = swiss(4, played=1)
     page = client.get(url("public-standings", t)).content.decode()
@@ -442,7 +476,7 @@ def test_query_counts_do_not_grow_with_the_number_of_pairs(
     pages = [
         # the tournament (1), its phases and their rounds (2), then the page's own reads
         (url("tournament", t), 5),  # the round's matches, the phase's standings
-        (url("public-standings", t), 4),  # one standings snapshot per phase
+        (url("public-standings", t), 5),  # per phase its snapshots' stamps, then their rows
         (url("public-round", t, current.id), 5),  # the round, its matches
         (url("public-pairs", t), 4),  # the entries
         (url("public-pair", t, entries[0].id), 6),  # the entry, its matches, the standings

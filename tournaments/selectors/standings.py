@@ -338,8 +338,12 @@ def rows_to_json(result: GroupStandings) -> list[dict]:
     return out
 
 
-def standings_cached(*, phase: Phase, build: Callable[[list[dict]], Any]) -> Any:
+def standings_cached(
+    *, phase: Phase, build: Callable[[list[dict]], Any], variant: str = "api"
+) -> Any:
     """``build(standings_for_phase(phase))``, kept in the cache until the phase's snapshots change.
+    ``variant`` names what ``build`` makes (the API's answer; the public page's HTML in one
+    language…) and anything else it reads that may change while the snapshots do not.
 
     A venue's TV and the spectators' phones read the same standings over and over while they
     change once per refresh: each read asks only for the snapshots' ids, groups and times (no
@@ -355,7 +359,7 @@ def standings_cached(*, phase: Phase, build: Callable[[list[dict]], Any]) -> Any
     )
     if not stamp:
         return build([])
-    digest = hashlib.sha1(repr(stamp).encode(), usedforsecurity=False).hexdigest()
+    digest = hashlib.sha1(repr((variant, stamp)).encode(), usedforsecurity=False).hexdigest()
     key = f"standings:{phase.pk}:{digest}"
     try:
         built = cache.get(key)

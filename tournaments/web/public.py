@@ -31,10 +31,12 @@ from dataclasses import dataclass, field, replace
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
@@ -49,7 +51,7 @@ from tournaments.selectors.rounds import (
     round_get_readable,
     round_matches,
 )
-from tournaments.selectors.standings import standings_for_phase, tiebreak_order
+from tournaments.selectors.standings import standings_cached, standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
 from tournaments.web.names import bracket_round_title
 from tournaments.web.screen_pages import pages_of
@@ -393,13 +395,33 @@ def _tables(tournament: Tournament, phase: Phase, matches: Iterable[Match]) -> l
     return [_table(tournament, m, phase) for m in matches]
 
 
-def _standings(tournament: Tournament, phase: Phase) -> list[StandingsView]:
-    """The stored standings of the phase (one query), one view per group."""
+def _standings_html(tournament: Tournament, phase: Phase) -> str:
+    """The phase's standings tables as the public page shows them, kept in the cache until its
+    snapshots change (standings_cached): spectators reload the same standings over and over,
+    and rendering a 256-pair Swiss's rows took ~45 ms of CPU a read. The key holds what the
+    tables show besides the snapshots: the language, the phase's name and the tournament's
+    address (in each pair's link)."""
+
+    def build(groups: list[dict]) -> str:
+        views = _standings(tournament, phase, groups)
+        return render_to_string("public/_standings_phase.html", {"groups": views, "t": tournament})
+
+    variant = f"page:{get_language()}:{tournament.club.slug}/{tournament.slug}:{phase.name}"
+    # our template escaped every value; the cache keeps the HTML as plain text
+    return mark_safe(standings_cached(phase=phase, build=build, variant=variant))
+
+
+def _standings(
+    tournament: Tournament, phase: Phase, groups: list[dict] | None = None
+) -> list[StandingsView]:
+    """The stored standings of the phase (one query, unless ``groups`` are those already
+    read), one view per group."""
     order = tiebreak_order(phase)
     primary = order[0] if order else None
     swiss = phase.format == Phase.Format.SWISS
     lives = phase.format == Phase.Format.LIVES
-    groups = standings_for_phase(phase=phase)
+    if groups is None:
+        groups = standings_for_phase(phase=phase)
     several_clubs = len({row.get("club") for g in groups for row in g["rows"]}) > 1
     alone = tournament.entrant_kind in (
         Tournament.EntrantKind.INDIVIDUALS,
@@ -796,7 +818,11 @@ def standings_page(request: HttpRequest, club_slug: str, tournament_slug: str) -
     phases.sort(key=lambda p: p != ctx.current_phase)  # the phase in play first
     # An elimination phase is read on its bracket: its standings would only count wins.
     order = [
-        (p, [str(TIEBREAK_NAME.get(t, t)) for t in tiebreak_order(p)], _standings(tournament, p))
+        (
+            p,
+            [str(TIEBREAK_NAME.get(t, t)) for t in tiebreak_order(p)],
+            _standings_html(tournament, p),
+        )
         if p.format not in ELIMINATION_FORMATS
         else (p, [], None)
         for p in phases
