@@ -9,8 +9,8 @@ What it measures, on a Swiss phase of 9 rounds with random results:
   see what the database adds;
 - the number of queries (and the time) of ``GET /api/v1/phases/<id>/standings`` at 64, 256 and
   1,024 pairs: the read path only reads the snapshot, so the count must not grow;
-- the same for the public standings page and the TV view's content (the HTML a venue's screen
-  and the spectators' phones reload).
+- the same for the public standings page, the tournament's page and the TV view's content (the
+  HTML a venue's screen and the spectators' phones reload).
 
 Run it from the repository root, on SQLite (an in-memory database)::
 
@@ -240,6 +240,7 @@ def run() -> None:
         )
 
     for name, label in (("web:public-standings", "the public standings page"),
+                        ("web:tournament", "the tournament's page (the round, compact standings)"),
                         ("web:public-screen-fragment", "the TV view's content")):  # fmt: skip
         print(f"\n{label} (anonymous, server-rendered HTML):")
         for pairs in SIZES:

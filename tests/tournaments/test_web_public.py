@@ -279,6 +279,21 @@ def test_the_standings_page_is_rendered_once_per_refresh_and_language(client, mo
     assert after.index(str(Entry.objects.get(pk=loser).pair)) < after.index(leader["name"])
 
 
+def test_the_tournament_page_renders_its_standings_once_per_refresh(client, monkeypatch):
+    from tournaments.web import public
+
+    t, phase, entries, current = swiss(8, played=1)
+    rendered = []
+    real = public._standings
+    monkeypatch.setattr(public, "_standings", lambda *a: rendered.append(1) or real(*a))
+    first = client.get(url("tournament", t)).content.decode()
+    again = client.get(url("tournament", t)).content.decode()
+
+    assert _tables(again) == _tables(first) and len(rendered) == 1
+    assert phase.standings.get().rows[0]["name"] in _tables(first)
+    assert "±P" not in _tables(first)  # compact: the full table is on the standings page
+
+
 def _tables(page: str) -> str:
     return page[page.index('<table class="standings">') : page.rindex("</table>")]
 
@@ -475,7 +490,7 @@ def test_query_counts_do_not_grow_with_the_number_of_pairs(
     t, phase, entries, current = swiss(pairs, played=1)
     pages = [
         # the tournament (1), its phases and their rounds (2), then the page's own reads
-        (url("tournament", t), 5),  # the round's matches, the phase's standings
+        (url("tournament", t), 6),  # the round's matches, the standings' stamps, their rows
         (url("public-standings", t), 5),  # per phase its snapshots' stamps, then their rows
         (url("public-round", t, current.id), 5),  # the round, its matches
         (url("public-pairs", t), 4),  # the entries

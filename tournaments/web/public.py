@@ -395,8 +395,9 @@ def _tables(tournament: Tournament, phase: Phase, matches: Iterable[Match]) -> l
     return [_table(tournament, m, phase) for m in matches]
 
 
-def _standings_html(tournament: Tournament, phase: Phase) -> str:
-    """The phase's standings tables as the public page shows them, kept in the cache until its
+def _standings_html(tournament: Tournament, phase: Phase, *, compact: bool = False) -> str:
+    """The phase's standings tables as the public pages show them (``compact``: the tournament's
+    page, fewer columns, nothing before the first snapshot), kept in the cache until its
     snapshots change (standings_cached): spectators reload the same standings over and over,
     and rendering a 256-pair Swiss's rows took ~45 ms of CPU a read. The key holds what the
     tables show besides the snapshots: the language, the phase's name and the tournament's
@@ -404,9 +405,13 @@ def _standings_html(tournament: Tournament, phase: Phase) -> str:
 
     def build(groups: list[dict]) -> str:
         views = _standings(tournament, phase, groups)
-        return render_to_string("public/_standings_phase.html", {"groups": views, "t": tournament})
+        return render_to_string(
+            "public/_standings_phase.html", {"groups": views, "t": tournament, "compact": compact}
+        ).strip()  # nothing at all before the first snapshot: the tournament's page hides it
 
-    variant = f"page:{get_language()}:{tournament.club.slug}/{tournament.slug}:{phase.name}"
+    variant = (
+        f"page:{compact}:{get_language()}:{tournament.club.slug}/{tournament.slug}:{phase.name}"
+    )
     # our template escaped every value; the cache keeps the HTML as plain text
     return mark_safe(standings_cached(phase=phase, build=build, variant=variant))
 
@@ -773,13 +778,13 @@ def tournament_page(request: HttpRequest, club_slug: str, tournament_slug: str) 
     ctx = _context(tournament)
     phase, rnd = ctx.current_phase, ctx.current_round
     tables = _tables(tournament, phase, round_matches(rnd=rnd)) if rnd else []
-    standings = []
+    standings = ""
     bracket = None
     if phase is not None:
         if phase.format in ELIMINATION_FORMATS:
             bracket = _bracket(tournament, phase)
         else:
-            standings = _standings(tournament, phase)
+            standings = _standings_html(tournament, phase, compact=True)
     return render(
         request,
         "public/tournament.html",
