@@ -249,15 +249,21 @@ def test_a_confirmed_result_shows_on_the_tables_and_the_standings(client):
     assert winner in standings
 
 
-def test_the_standings_page_is_rendered_once_per_refresh_and_language(client, monkeypatch):
-    # Spectators reload the same standings over and over: the tables are rendered when the
-    # snapshots change (or in another language), not on every read.
+@pytest.fixture
+def rendered(monkeypatch) -> list[int]:
+    """One item for each time a page builds a phase's standings tables."""
     from tournaments.web import public
 
-    t, phase, entries, current = swiss(8, played=1)
-    rendered = []
+    built: list[int] = []
     real = public._standings
-    monkeypatch.setattr(public, "_standings", lambda *a: rendered.append(1) or real(*a))
+    monkeypatch.setattr(public, "_standings", lambda *a: built.append(1) or real(*a))
+    return built
+
+
+def test_the_standings_page_is_rendered_once_per_refresh_and_language(client, rendered):
+    # Spectators reload the same standings over and over: the tables are rendered when the
+    # snapshots change (or in another language), not on every read.
+    t, phase, entries, current = swiss(8, played=1)
     first = client.get(url("public-standings", t)).content.decode()
     again = client.get(url("public-standings", t)).content.decode()
     english = client.get(url("public-standings", t), HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -279,13 +285,8 @@ def test_the_standings_page_is_rendered_once_per_refresh_and_language(client, mo
     assert after.index(str(Entry.objects.get(pk=loser).pair)) < after.index(leader["name"])
 
 
-def test_the_tournament_page_renders_its_standings_once_per_refresh(client, monkeypatch):
-    from tournaments.web import public
-
+def test_the_tournament_page_renders_its_standings_once_per_refresh(client, rendered):
     t, phase, entries, current = swiss(8, played=1)
-    rendered = []
-    real = public._standings
-    monkeypatch.setattr(public, "_standings", lambda *a: rendered.append(1) or real(*a))
     first = client.get(url("tournament", t)).content.decode()
     again = client.get(url("tournament", t)).content.decode()
 
