@@ -160,8 +160,8 @@ DATABASES = {
 # On PostgreSQL, psycopg sends the parameters apart from the SQL (server-side binding) and
 # prepares a statement once a connection has run it five times (psycopg's default): PostgreSQL
 # then plans it once per connection instead of on every run. The table link's read (one query
-# joining the match, round, phase, tournament and pairs) cost the server ~2.5 ms of planning
-# per phone request, four times what running it costs (benchmarks/results_path.py, "DB CPU").
+# joining the match, round, phase, tournament and pairs) cost the server ~1.9 ms of planning
+# per phone request, three times what running it costs (benchmarks/results_path.py, "DB CPU").
 # Off (DATABASE_PREPARED=false) behind a pooler in transaction mode that cannot keep prepared
 # statements (PgBouncer before 1.21, or without max_prepared_statements).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
