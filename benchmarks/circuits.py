@@ -3,9 +3,9 @@
 What it measures, on a circuit of 12 finished tournaments whose fields are drawn at random from
 5,000 pairs (10,000 players), 1,000 pairs each:
 
-- the pure core (``clubs.circuits.ranking``: final places, points, best 5, tiebreaks) on the
+- the pure core (``seasons.circuits.ranking``: final places, points, best 5, tiebreaks) on the
   inputs read from the database, CPU time;
-- ``circuit_ranking_refresh`` (clubs/circuits/services.py): read the tournaments' standings
+- ``circuit_ranking_refresh`` (seasons/circuits/services.py): read the tournaments' standings
   snapshots and players, rank, delete and write the ranking rows; wall time and its queries
   (a fixed number: the inputs are four queries whatever the size, the rows written in batches);
 - the public ranking page (``/circuitos/<slug>/``) and the API's ranking
@@ -48,12 +48,12 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from clubs.circuits.interpenas import interpena_create, interpena_lineup_set  # noqa: E402
-from clubs.circuits.models import Circuit, CircuitTournament  # noqa: E402
-from clubs.circuits.ranking import circuit_ranking  # noqa: E402
-from clubs.circuits.selectors import circuit_ranking_inputs  # noqa: E402
-from clubs.circuits.services import circuit_ranking_refresh  # noqa: E402
 from clubs.models import Club, Membership, Pair, Player  # noqa: E402
+from seasons.circuits.models import Circuit, CircuitTournament  # noqa: E402
+from seasons.circuits.ranking import circuit_ranking  # noqa: E402
+from seasons.circuits.selectors import circuit_ranking_inputs  # noqa: E402
+from seasons.circuits.services import circuit_ranking_refresh  # noqa: E402
+from seasons.interpenas.services import interpena_create, interpena_lineup_set  # noqa: E402
 from tournaments.models import Entry, Phase, StandingsSnapshot, Tournament  # noqa: E402
 
 SEED = 20_260_725

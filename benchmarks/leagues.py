@@ -50,8 +50,8 @@ from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from clubs.leagues import selectors, services  # noqa: E402
 from clubs.models import Club, Membership, Pair, Player  # noqa: E402
+from seasons.leagues import selectors, services  # noqa: E402
 from tournaments.models import Match  # noqa: E402
 from tournaments.services import results  # noqa: E402
 
@@ -141,7 +141,7 @@ def run() -> None:
             print(f"  {label:<18} {count:>3} queries {median:8.1f} ms {size_bytes / 1024:6.1f} KB")
 
 
-# --- A league of peñas (clubs.leagues.teams_*) ----------------------------------------------------
+# --- A league of peñas (seasons.leagues.teams) --------------------------------------------------
 
 TEAM_SIZES = (4, 8, 16)
 TEAM_BOARDS = 3
@@ -151,16 +151,16 @@ TEAM_JORNADAS = 2
 def build_teams(size: int, organizer) -> object:
     """A league of ``size`` peñas (the organizer organizes all), its first jornadas played
     through the interpeñas' services: line-ups, every board entered and confirmed, captains."""
-    from clubs.circuits.interpenas import (
+    from seasons.interpenas.result import signature
+    from seasons.interpenas.selectors import interpena_result
+    from seasons.interpenas.services import (
         interpena_board_confirm,
         interpena_board_submit,
         interpena_lineup_set,
         interpena_team_confirm,
     )
-    from clubs.circuits.selectors import interpena_result
-    from clubs.circuits.teams import signature
-    from clubs.leagues import teams_league
-    from clubs.leagues.models import TeamFixture
+    from seasons.leagues.models import TeamFixture
+    from seasons.leagues.teams import services as team_services
 
     clubs, pairs = [], {}
     for k in range(size):
@@ -174,7 +174,7 @@ def build_teams(size: int, organizer) -> object:
         clubs.append(club)
     rounds = size - 1 if size % 2 == 0 else size
     dates = [dt.date(2026, 10, 4) + dt.timedelta(weeks=k) for k in range(rounds)]
-    league = teams_league.team_league_create(
+    league = team_services.team_league_create(
         club=clubs[0],
         actor=organizer,
         name="Liga de peñas",
@@ -187,7 +187,7 @@ def build_teams(size: int, organizer) -> object:
         jornada__league=league, jornada__number__lte=TEAM_JORNADAS
     )
     for fixture in fixtures:
-        fixture = teams_league.team_fixture_open(
+        fixture = team_services.team_fixture_open(
             league=league, fixture_id=fixture.pk, actor=organizer
         )
         interpena = fixture.interpena

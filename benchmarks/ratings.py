@@ -3,7 +3,7 @@ prints figures, asserts nothing.
 
 What it measures:
 
-- the pure core (``clubs.ratings.rate``, OpenSkill's Plackett-Luce) over 100,000 matches of
+- the pure core (``seasons.ratings.rate.rate``, OpenSkill's Plackett-Luce) over 100,000 matches of
   10,000 players (pairs drawn at random each match, one forfeit in twenty), CPU time on one
   core; goal < 10 s;
 - the same 100,000 matches rated from scratch on the database (``ratings_rebuild(resync=False)``:
@@ -61,7 +61,7 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 
 from clubs import ratings  # noqa: E402
 from clubs.models import Club, Player, RatedMatch, RatingEntry  # noqa: E402
-from clubs.ratings_services import _locked, _rerate_from, order_key, ratings_rebuild  # noqa: E402
+from seasons.ratings.services import _locked, _rerate_from, order_key, ratings_rebuild  # noqa: E402
 
 PLAYERS = 10_000
 SEED = 20_261_125

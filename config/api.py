@@ -1,4 +1,4 @@
-"""The API under /api/v1/: mounts each app's api/urls.py.
+"""The API under /api/v1/: mounts each floor's API paths.
 
 Holds no endpoint of its own except two that belong to no app: the root (``GET /api/v1/``, the
 index a client or a person starts from: the resources, the schema, the docs) and the health
@@ -22,6 +22,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import Invalid
+from seasons.circuits import api as circuits_api
+from seasons.interpenas import api as interpenas_api
+from seasons.leagues import api as leagues_api
+from seasons.leagues.teams import api as team_leagues_api
+from seasons.ratings import api as ratings_api
 
 
 class ApiRootApi(APIView):
@@ -141,11 +146,20 @@ urlpatterns = [
     path("", ApiRootApi.as_view(), name="root"),
     path("health", HealthApi.as_view(), name="health"),
     path("auth/token", TokenApi.as_view(), name="auth-token"),
-    # Each app's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…). The
-    # tournaments' come first: the table links' paths (every phone's read and write) are then
-    # found after a dozen patterns instead of ninety (no path belongs to two apps).
+    # Each area's module holds whole paths (clubs/…, tournaments/…, rounds/…, matches/…),
+    # floor by floor. The tournaments' come first: the table links' paths (every phone's read
+    # and write) are then found after a dozen patterns instead of ninety (no path belongs to two
+    # areas).
     path("", include("tournaments.api.urls", namespace="tournaments")),
     path("", include("clubs.api.urls", namespace="clubs")),
-    path("", include("clubs.leagues.api.urls", namespace="leagues-api")),
-    path("", include("clubs.circuits.api.urls", namespace="circuits")),
+    path("", include((ratings_api.urlpatterns, "ratings"), namespace="ratings")),
+    path(
+        "",
+        include(
+            (leagues_api.urlpatterns + team_leagues_api.urlpatterns, "leagues-api"),
+            namespace="leagues-api",
+        ),
+    ),
+    path("", include((circuits_api.urlpatterns, "circuits"), namespace="circuits")),
+    path("", include((interpenas_api.urlpatterns, "interpenas"), namespace="interpenas")),
 ]

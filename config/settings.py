@@ -77,10 +77,15 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
-    "clubs",
-    "tournaments",
-    "clubs.leagues",  # above tournaments: a league is played as tournaments
-    "clubs.circuits",  # above tournaments: circuits and interpeñas
+    # The floors, from the ground up; each imports only those above it in this list.
+    "clubs",  # peñas, members, players, pairs, presets, webhooks
+    "tournaments",  # one event
+    # across events (seasons/): each package an app of its own
+    "seasons.ratings",
+    "seasons.leagues",  # before circuits and interpeñas: the archive's sections keep their order
+    "seasons.circuits",
+    "seasons.interpenas",
+    "seasons",  # the demo, which loads every floor
 ]
 
 MIDDLEWARE = [
@@ -314,8 +319,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         # a league and a circuit each have their own tiebreaks: two enums, two names
-        "LeagueTiebreakEnum": "clubs.leagues.table.TIEBREAKS",
-        "CircuitTiebreakEnum": "clubs.circuits.ranking.TIEBREAKS",
+        "LeagueTiebreakEnum": "seasons.leagues.table.TIEBREAKS",
+        "CircuitTiebreakEnum": "seasons.circuits.ranking.TIEBREAKS",
     },
     # Every operation documents its error responses and the one error body (config/openapi.py).
     "POSTPROCESSING_HOOKS": [
@@ -359,12 +364,15 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# Celery beat: repairs what a lost task left undone (standings, brackets, round completion).
+# Celery beat: repairs what a lost task left undone (standings, brackets, round completion,
+# ratings, circuits' rankings).
 RECONCILE_SECONDS = int(os.environ.get("RECONCILE_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "reconcile": {"task": "tournaments.reconcile", "schedule": float(RECONCILE_SECONDS)},
     # webhook deliveries whose task was lost (the broker was down) are queued again
     "webhooks_sweep": {"task": "clubs.webhooks_sweep", "schedule": float(RECONCILE_SECONDS)},
+    # each floor above tournaments repairs its own follow-ups (they are queued by name)
+    "ratings": {"task": "ratings.reconcile", "schedule": float(RECONCILE_SECONDS)},
     "circuits": {"task": "circuits.reconcile", "schedule": float(RECONCILE_SECONDS)},
 }
 

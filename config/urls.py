@@ -5,6 +5,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health
+from seasons.circuits import web as circuits_web
+from seasons.interpenas import web as interpenas_web
+from seasons.leagues import web as leagues_web
+from seasons.leagues.teams import web as team_leagues_web
+from seasons.ratings import web as ratings_web
 from tournaments.web import public
 
 urlpatterns = [
@@ -24,9 +29,18 @@ urlpatterns = [
         ),
         name="swagger-ui",
     ),
+    # Each area's module lists its own pages (whole paths), floor by floor.
     path("", include("tournaments.urls", namespace="web")),
-    path("", include("clubs.leagues.urls", namespace="leagues")),  # the peña's leagues' pages
-    path("", include("clubs.circuits.web.urls", namespace="circuits")),
+    path("", include((ratings_web.urlpatterns, "ratings"), namespace="ratings")),
+    path(
+        "",
+        include(
+            (leagues_web.urlpatterns + team_leagues_web.urlpatterns, "leagues"),
+            namespace="leagues",
+        ),
+    ),
+    path("", include((circuits_web.urlpatterns, "circuits"), namespace="circuits")),
+    path("", include((interpenas_web.urlpatterns, "interpenas"), namespace="interpenas")),
 ]
 
 if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production

@@ -1,7 +1,7 @@
 """The errors catalog: every error a person can meet has one code, one text and all its values.
 
-Reads the sources of scoring/, tournaments/, clubs/ and config/ (so a new raise is checked the
-day it is written) and finds every call of an error class built on
+Reads the sources of scoring/, clubs/, tournaments/, seasons/ and config/ (so a new raise is
+checked the day it is written) and finds every call of an error class built on
 ``scoring.messages.MessageError``. Each call must give:
 
 - its text as a literal (a ``"..."`` message id, or a ``("...", "...")`` singular/plural pair
@@ -34,7 +34,7 @@ import pytest
 from scoring.messages import MessageError, placeholders
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("scoring", "tournaments", "clubs", "config")
+PACKAGES = ("scoring", "clubs", "tournaments", "seasons", "config")
 #: the languages the errors are translated into (the message ids are English)
 LANGUAGES = {"es": "Spanish", "eu": "Basque", "fr": "French"}
 CATALOGS = {

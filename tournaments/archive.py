@@ -29,11 +29,11 @@ Versions. Every field of a version is required: a record without one is damaged.
   ``frances_table_size``, an entry's ``player_three`` (trios) and ``drawn`` (a partnership the
   draw made), the players who entered alone (``individual_entries``), Mus francés tables
   (``frances_tables`` with their ``seats`` and ``frances_submissions``), and the sections of
-  the apps above tournaments (SECTIONS: ``leagues``, clubs/leagues/archive.py).
+  the apps above tournaments (SECTIONS: ``leagues``, seasons/leagues/archive.py).
 - 3 adds the peña's ``language`` (its e-mails') and the sections ``circuits`` and
-  ``interpenas`` (clubs/circuits/archive.py).
+  ``interpenas`` (seasons/circuits/archive.py).
 - 4 adds the section ``team_leagues``, the leagues of peñas the peña runs
-  (clubs/leagues/teams_archive.py). A new top-level list is a new required key: an archive
+  (seasons/leagues/teams/archive.py). A new top-level list is a new required key: an archive
   of version 3 lacks it, and opens with it empty.
 
 An older archive opens as the current version with the values each later version added
@@ -311,8 +311,8 @@ REFERENCES: dict[str, dict[str, str]] = {
 
 SCOPES = ("club", "tournament")
 
-#: the top-level lists that apps above tournaments add to an archive (clubs.leagues adds
-#: "leagues", clubs.circuits "circuits" and "interpenas"): tournaments never import them, so
+#: the top-level lists that apps above tournaments add to an archive (seasons.leagues adds
+#: "leagues", seasons.circuits "circuits" and "interpenas"): tournaments never import them, so
 #: each registers its records' shape here when Django starts (``section_register``), its
 #: export in tournaments.selectors.archive and its import in tournaments.services.archive. An
 #: archive holds each section of its version (empty in a tournament's archive); an older one

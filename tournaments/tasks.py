@@ -98,7 +98,7 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     if phase.format in ELIMINATION_FORMATS:  # a Swiss or league phase has no bracket to advance
         bracket_advance(phase.id)
     round_completion_check(match.round_id)
-    result_confirmed.app.tasks["clubs.ratings_match_sync"].delay(match_id=match_id)  # ratings
+    result_confirmed.app.tasks["ratings.match_sync"].delay(match_id=match_id)  # ratings
     _circuits_changed(phase.tournament)
     webhooks_result_confirmed(match_id, club_id=phase.tournament.club_id)
 

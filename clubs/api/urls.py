@@ -3,7 +3,7 @@ on its own action path, like the rest of the API."""
 
 from django.urls import path
 
-from clubs.api import clubs, players, presets, ratings, webhooks
+from clubs.api import clubs, players, presets, webhooks
 
 app_name = "clubs"
 
@@ -46,20 +46,6 @@ urlpatterns = [
     path(_PRESET, presets.PresetDetailApi.as_view(), name="preset-detail"),
     path(f"{_PRESET}/update", presets.PresetUpdateApi.as_view(), name="preset-update"),
     path(f"{_PRESET}/delete", presets.PresetDeleteApi.as_view(), name="preset-delete"),
-    path(f"{_CLUB}/ranking", ratings.RankingApi.as_view(), name="club-ranking"),
-    path(
-        f"{_CLUB}/ranking/settings",
-        ratings.RankingSettingsApi.as_view(),
-        name="club-ranking-settings",
-    ),
-    path(
-        "players/<int:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
-    ),
-    path(
-        "players/<int:player_id>/head-to-head",
-        ratings.HeadToHeadApi.as_view(),
-        name="player-head-to-head",
-    ),
     path(f"{_CLUB}/webhooks", webhooks.WebhookListApi.as_view(), name="webhook-list"),
     path(f"{_CLUB}/webhooks/create", webhooks.WebhookCreateApi.as_view(), name="webhook-create"),
     path(f"{_WEBHOOK}/delete", webhooks.WebhookDeleteApi.as_view(), name="webhook-delete"),

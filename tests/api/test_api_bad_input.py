@@ -15,9 +15,10 @@ from django.db import connection, transaction
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from clubs.circuits.models import Circuit, Interpena
-from clubs.leagues.models import League, TeamFixture
 from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
+from seasons.circuits.models import Circuit
+from seasons.interpenas.models import Interpena
+from seasons.leagues.models import League, TeamFixture
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -46,7 +47,7 @@ def demo(django_db_setup, django_db_blocker):
     The tasks the demo's writes queue on commit are dropped, as they were when each test loaded
     it in its own never-committed transaction: run eagerly, they made the load five times
     slower, and the demo refreshes its standings itself."""
-    from tournaments.management.commands.demo import demo_delete
+    from seasons.demo import demo_delete
 
     with django_db_blocker.unblock():
         with transaction.atomic():
@@ -93,10 +94,10 @@ def _demo_ids(club: Club) -> tuple[dict, str]:
         # a played division: its removal is refused (409) whatever the body
         "division_id": League.objects.get(club=club).divisions.first().pk,
         "number": 1,
-        # the demo's circuit and interpeña (clubs.circuits.demo)
+        # the demo's circuit and interpeña (seasons.circuits.demo)
         "circuit_id": Circuit.objects.get().pk,
         "interpena_id": Interpena.objects.get(league_key="").pk,
-        # the demo's league of peñas (clubs.leagues.teams_demo): "league_id" above is a league
+        # the demo's league of peñas (seasons.leagues.teams.demo): "league_id" above is a league
         # of pairs, so its team-league paths answer 404, a 4xx too
         "fixture_id": TeamFixture.objects.first().pk,
         "board": 1,

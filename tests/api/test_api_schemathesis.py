@@ -40,7 +40,7 @@ def api_schema(django_db_setup, django_db_blocker):
     from rest_framework.authtoken.models import Token
 
     from clubs.models import Club, Membership
-    from tournaments.management.commands.demo import demo_delete
+    from seasons.demo import demo_delete
 
     with django_db_blocker.unblock():
         call_command("demo", verbosity=0)

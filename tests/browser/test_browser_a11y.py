@@ -20,8 +20,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.urls import reverse
 
-from clubs.ratings_services import ratings_rebuild
 from scripts import catalogs
+from seasons.ratings.services import ratings_rebuild
 from tests.browser.test_browser_layout import log_in
 from tests.browser.test_browser_public import decide, pick, swiss_in_play, tournament
 from tournaments.models import Match, Round

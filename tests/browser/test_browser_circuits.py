@@ -7,11 +7,15 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from clubs.circuits.interpenas import interpena_board_submit
-from clubs.circuits.models import Interpena
-from clubs.circuits.services import circuit_create, circuit_ranking_refresh, circuit_tournament_add
-from tests.circuits.helpers import GAMES_HOME, fielded, finished_tournament
+from seasons.circuits.services import (
+    circuit_create,
+    circuit_ranking_refresh,
+    circuit_tournament_add,
+)
+from seasons.interpenas.models import Interpena
+from seasons.interpenas.services import interpena_board_submit
 from tests.factories import MembershipFactory, PairFactory
+from tests.seasons.circuits.helpers import GAMES_HOME, fielded, finished_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

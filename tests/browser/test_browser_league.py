@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from clubs.leagues import services
 from clubs.models import Membership, RuleSetPreset
+from seasons.leagues import services
 from tests.factories import ClubFactory, MembershipFactory, PairFactory, PlayerFactory, UserFactory
 from tournaments.models import Match
 from tournaments.services import results

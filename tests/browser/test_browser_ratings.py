@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from clubs.models import RankingRow
-from clubs.ratings_services import ratings_rebuild
-from tests.clubs.ratings_data import season
+from seasons.ratings.models import RankingRow
+from seasons.ratings.services import ratings_rebuild
+from tests.seasons.ratings.ratings_data import season
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

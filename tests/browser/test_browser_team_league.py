@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from clubs.circuits.interpenas import interpena_board_submit, interpena_lineup_set
-from clubs.leagues.models import TeamFixture
+from seasons.interpenas.services import interpena_board_submit, interpena_lineup_set
+from seasons.leagues.models import TeamFixture
 from tests.browser.test_browser_circuits import BUDGET, log_in, no_sideways_scroll
-from tests.circuits.helpers import GAMES_HOME
-from tests.leagues.team_helpers import team_league
+from tests.seasons.circuits.helpers import GAMES_HOME
+from tests.seasons.leagues.team_helpers import team_league
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,10 +11,11 @@ from django.core.management import call_command
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from clubs.circuits.models import Circuit, Interpena
-from clubs.leagues.models import TeamLeague
+from clubs import demo
 from clubs.models import Club, Membership, Pair, Player
-from tournaments.management.commands import demo
+from seasons.circuits.models import Circuit
+from seasons.interpenas.models import Interpena
+from seasons.leagues.models import TeamLeague
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -83,8 +84,8 @@ def test_the_demo_loads_a_peña_and_a_tournament_half_way_through(run_demo):
     assert Pair.objects.filter(club=club).count() == 32
     assert Pair.objects.filter(club=club).exclude(name="").count() == len(demo.PAIR_NAMES)
 
-    # The peña's other tournaments are its league's divisions (tests/leagues) and the circuit's
-    # and interpeña's (tests/circuits).
+    # The peña's other tournaments are its league's divisions (tests/seasons/leagues) and the
+    # circuit's and interpeña's (tests/seasons/circuits, tests/seasons/interpenas).
     tournament = Tournament.objects.get(club=club, name="Torneo de San Fermín")
     assert tournament.name == "Torneo de San Fermín"
     assert tournament.preset_name == "8 reyes a 40" and tournament.stones_per_game == 40
@@ -150,6 +151,6 @@ def test_a_second_run_changes_nothing_and_reset_loads_the_same_demo_again(run_de
     assert Club.objects.get(slug="pena-txoko").id != club_id
     assert counts() == before
     assert standings_rows() == rows  # seeded: the same draws and results
-    # the season beyond the tournament too, once (clubs.circuits.demo, clubs.leagues.teams_demo)
+    # the season beyond the tournament too, once (seasons.circuits.demo, seasons.leagues.teams.demo)
     assert Circuit.objects.count() == 1 and Interpena.objects.filter(league_key="").count() == 1
     assert TeamLeague.objects.count() == 1

@@ -438,8 +438,8 @@ def test_a_trios_match_takes_its_hands_for_six_seats():
 
 
 def test_a_trios_match_rates_its_three_players_on_each_side():
-    from clubs.models import RatedMatch
-    from clubs.ratings_services import rating_tournament_match_sync
+    from seasons.ratings.models import RatedMatch
+    from seasons.ratings.services import rating_tournament_match_sync
 
     t, organizer = tournament(Tournament.EntrantKind.TRIOS)
     trio_register_pasted(

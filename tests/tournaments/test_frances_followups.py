@@ -24,7 +24,7 @@ from tournaments.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
-NOTHING = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
+NOTHING = {"standings": 0, "brackets": 0, "rounds": 0}
 
 
 def frances_round(players: int, size: int = 4):
@@ -179,7 +179,7 @@ def test_the_reconciliation_repairs_a_lost_francés_task():
     for table in rnd.frances_tables.all():
         confirm_without_task(table)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 0}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
 
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(r["points"] for r in rows) == [0, 0, 1, 1, 2, 2, 3, 3]
@@ -192,5 +192,5 @@ def test_a_round_with_a_table_still_to_play_is_not_announced_by_the_reconciliati
     standings_refresh(phase=phase)
     confirm_without_task(rnd.frances_tables.order_by("table_number").first())
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 0, "ratings": 0}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 0}
     assert not Notification.objects.exists()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.models import RatedMatch
+from seasons.ratings.models import RatedMatch
+from seasons.ratings.services import ratings_reconcile
 from tests.factories import tournament_field
 from tournaments.models import Match, Notification, Round, StandingsSnapshot, Tournament
 from tournaments.services.reconcile import reconcile_pending
@@ -21,7 +22,7 @@ from tournaments.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
-NOTHING = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
+NOTHING = {"standings": 0, "brackets": 0, "rounds": 0}
 
 
 def confirm_without_task(match: Match, winner_id: int) -> None:
@@ -47,13 +48,16 @@ def test_lost_results_are_put_in_the_standings_and_the_round_is_announced_once()
     for match in rnd.matches.all():
         confirm_without_task(match, match.entry_a_id)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+    # the ratings, a floor above, repair their own part with their own beat task
+    assert ratings_reconcile() == 2
 
     assert RatedMatch.objects.count() == 2  # the players' ratings took both results in
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]
     assert Notification.objects.filter(key=f"round-complete:{rnd.pk}").count() == 1
     assert reconcile_pending() == NOTHING
+    assert ratings_reconcile() == 0
 
 
 def test_a_lost_last_result_of_a_knockout_stage_still_creates_the_next_stage():
@@ -83,6 +87,7 @@ def test_a_tournament_that_is_not_running_is_left_alone():
     Tournament.objects.filter(pk=phase.tournament_id).update(status=Tournament.Status.FINISHED)
 
     assert reconcile_pending() == NOTHING
+    assert ratings_reconcile() == 0
 
 
 def test_a_round_closed_and_a_phase_finished_before_their_tasks_ran_are_still_repaired():
@@ -101,7 +106,8 @@ def test_a_round_closed_and_a_phase_finished_before_their_tasks_ran_are_still_re
     round_close(round=rnd, actor=organizer)  # its own standings task is lost too
     phase_finish(phase=phase, actor=organizer)
 
-    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1, "ratings": 2}
+    assert reconcile_pending() == {"standings": 1, "brackets": 0, "rounds": 1}
+    assert ratings_reconcile() == 2
 
     rows = StandingsSnapshot.objects.get(phase=phase).rows
     assert sorted(row["won"] for row in rows) == [0, 0, 1, 1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from celery import current_app
 
-from clubs.circuits.models import Circuit, CircuitTournament
+from seasons.circuits.models import Circuit, CircuitTournament
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments import tasks
 from tournaments.models import Tournament

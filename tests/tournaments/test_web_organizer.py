@@ -194,7 +194,7 @@ def test_home_leads_to_the_penas_season(client_org, club):
         reverse("leagues:organizer-leagues", args=[club.slug]),
         reverse("leagues:organizer-team-leagues", args=[club.slug]),
         reverse("circuits:circuit-new"),
-        reverse("circuits:interpena-new"),
+        reverse("interpenas:interpena-new"),
     ):
         assert f'href="{season_page}"' in body
     team_leagues = reverse("leagues:organizer-team-leagues", args=[club.slug])

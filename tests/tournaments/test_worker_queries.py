@@ -10,8 +10,8 @@ import datetime as dt
 
 import pytest
 
-from tests.clubs.ratings_data import season
 from tests.factories import MatchFactory
+from tests.seasons.ratings.ratings_data import season
 from tournaments import tasks
 from tournaments.models import Match, Notification
 

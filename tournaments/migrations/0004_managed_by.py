@@ -31,7 +31,7 @@ def mark_managed(apps, schema_editor):
         Tournament.objects.filter(pk=interpena.tournament_id).update(
             managed_by="interpena",
             managed_label=interpena.name[:200],
-            managed_url=_url("circuits:interpena", interpena_id=interpena.pk),
+            managed_url=_url("interpenas:interpena", interpena_id=interpena.pk),
         )
 
 

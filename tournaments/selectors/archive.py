@@ -6,7 +6,7 @@ only: an archive holds the players' e-mails and phones; ``club_archive`` and
 ``tournament_archive`` are the same without the check, for the management command), reading
 every row as plain values in a fixed number of queries whatever the size (about 25: one
 per kind of row), with, in a peña's archive, the sections that the apps above tournaments
-registered in SECTION_EXPORTERS (the leagues: clubs/leagues/archive.py), and
+registered in SECTION_EXPORTERS (the leagues: seasons/leagues/archive.py), and
 ``standings_csv`` / ``results_csv`` (public wherever the standings and the rounds are).
 
 Must not: write, or shape the archive (tournaments.archive does: this module only reads).
@@ -78,7 +78,8 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     return _archive("tournament", tournament.club, Tournament.objects.filter(pk=tournament.pk))
 
 
-def _by(rows: Iterable[dict], key: str) -> dict[Any, list[dict]]:
+def rows_by(rows: Iterable[dict], key: str) -> dict[Any, list[dict]]:
+    """The rows grouped by the value of ``key`` (the sections' exports nest children so)."""
     out: dict[Any, list[dict]] = defaultdict(list)
     for row in rows:
         out[row[key]].append(row)
@@ -102,7 +103,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     phases = list(Phase.objects.filter(tournament_id__in=t_ids).order_by("order", "id").values())
     phase_ids = [p["id"] for p in phases]
     groups = list(Group.objects.filter(phase_id__in=phase_ids).order_by("name").values())
-    members = _by(
+    members = rows_by(
         Group.entries.through.objects.filter(group__phase_id__in=phase_ids)
         .order_by("entry_id")
         .values("group_id", "entry_id"),
@@ -117,13 +118,13 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         .order_by("table_number", "id")
         .values()
     )
-    seats = _by(
+    seats = rows_by(
         FrancesSeat.objects.filter(table__round__phase_id__in=phase_ids)
         .order_by("seat", "id")
         .values(),
         "table_id",
     )
-    table_submissions = _by(
+    table_submissions = rows_by(
         FrancesSubmission.objects.filter(table__round__phase_id__in=phase_ids)
         .order_by("id")
         .values(
@@ -134,16 +135,16 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         "table_id",
     )
     match_filter = {"match__round__phase_id__in": phase_ids}
-    submissions = _by(
+    submissions = rows_by(
         ResultSubmission.objects.filter(**match_filter)
         .order_by("id")
         .values(*FIELDS["submissions"].keys() - {"created_by"}, "match_id", "created_by__username"),
         "match_id",
     )
-    hands = _by(HandEntry.objects.filter(**match_filter).order_by("id").values(), "match_id")
+    hands = rows_by(HandEntry.objects.filter(**match_filter).order_by("id").values(), "match_id")
     substitutions = list(Substitution.objects.filter(**match_filter).order_by("id").values())
-    lates = _by(LatePenalty.objects.filter(**match_filter).order_by("id").values(), "match_id")
-    audit = _by(
+    lates = rows_by(LatePenalty.objects.filter(**match_filter).order_by("id").values(), "match_id")
+    audit = rows_by(
         AuditEntry.objects.filter(tournament_id__in=t_ids)
         .order_by("id")
         .values(*FIELDS["audit"].keys() - {"actor", "match"}, "match_id", "tournament_id")
@@ -174,10 +175,10 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         pair["club"] = pair.pop("club__slug")
 
     # Nest the rows as the archive holds them, with the references the archive uses.
-    groups_of = _by(groups, "phase_id")
-    rounds_of = _by(rounds, "phase_id")
-    matches_of = _by(matches, "round_id")
-    subs_of = _by(substitutions, "match_id")
+    groups_of = rows_by(groups, "phase_id")
+    rounds_of = rows_by(rounds, "phase_id")
+    matches_of = rows_by(matches, "round_id")
+    subs_of = rows_by(substitutions, "match_id")
     for g in groups:
         g["entries"] = [m["entry_id"] for m in members.get(g["id"], [])]
     for m in matches:
@@ -197,7 +198,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
             for s in subs_of.get(m["id"], [])
         ]
         m["late_penalties"] = [{**p, "entry": p["entry_id"]} for p in lates.get(m["id"], [])]
-    tables_of = _by(tables, "round_id")
+    tables_of = rows_by(tables, "round_id")
     for t in tables:
         t["seats"] = [{**s, "entry": s["entry_id"]} for s in seats.get(t["id"], [])]
         t["frances_submissions"] = [
@@ -210,9 +211,9 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     for p in phases:
         p.update(source=p["source_id"], groups=groups_of.get(p["id"], []))
         p["rounds"] = rounds_of.get(p["id"], [])
-    phases_of = _by(phases, "tournament_id")
-    entries_of = _by(entries, "tournament_id")
-    individuals_of = _by(individuals, "tournament_id")
+    phases_of = rows_by(phases, "tournament_id")
+    entries_of = rows_by(entries, "tournament_id")
+    individuals_of = rows_by(individuals, "tournament_id")
     for t in tournaments:
         t["entries"] = [
             {**e, "pair": e["pair_id"], "player_three": e["player_three_id"]}

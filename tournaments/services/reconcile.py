@@ -9,9 +9,11 @@ older than its last changed match or last confirmed francés table (a finished p
 organizer may advance from a Swiss before its last results' tasks ran), every running
 elimination phase (whose advance is idempotent and cheap when nothing is due), every published
 or closed round whose matches and francés tables are all decided without its "round complete"
-notification (the organizer may close the round before the task ran), and every confirmed
-match the players' ratings have not taken in since it last changed, and does that work
+notification (the organizer may close the round before the task ran), and does that work
 through the same services the task calls. Running it when nothing was lost changes nothing.
+The floors above repair their own follow-ups with beat tasks of their own
+(``ratings.reconcile``, ``circuits.reconcile``: config/settings.py's CELERY_BEAT_SCHEDULE);
+this module never reads their rows.
 
 Must not: decide anything the services decide; touch a tournament that is not running (a
 correction there queues its own task, and nobody waits on those standings at a table).
@@ -24,8 +26,6 @@ from __future__ import annotations
 from django.db.models import CharField, Exists, F, Max, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Cast, Concat
 
-from clubs.models import RatedMatch
-from clubs.ratings_services import rating_tournament_match_sync
 from tournaments.models import FrancesTable, Match, Notification, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
 from tournaments.services.results import round_completion_notify
@@ -59,7 +59,7 @@ def reconcile_pending() -> dict[str, int]:
             | Q(computed__lt=F("last_table"))
         )
     )
-    done = {"standings": 0, "brackets": 0, "rounds": 0, "ratings": 0}
+    done = {"standings": 0, "brackets": 0, "rounds": 0}
     for phase in list(stale):
         standings_refresh(phase=phase)
         done["standings"] += 1
@@ -90,18 +90,4 @@ def reconcile_pending() -> dict[str, int]:
     )
     for rnd in list(complete):
         done["rounds"] += 1 if round_completion_notify(round=rnd) else 0
-    rated = RatedMatch.objects.filter(
-        source=RatedMatch.Source.TOURNAMENT,
-        source_id=OuterRef("pk"),
-        updated_at__gte=OuterRef("updated_at"),
-    )
-    unrated = (
-        Match.objects.filter(round__phase__in=phases, status=Match.Status.CONFIRMED)
-        .exclude(kind=Match.Kind.BYE)
-        .filter(~Exists(rated))
-        .values_list("pk", flat=True)
-    )
-    for match_id in list(unrated):
-        rating_tournament_match_sync(match_id=match_id)
-        done["ratings"] += 1
     return done

@@ -6,7 +6,7 @@ scoring.standings.validate_order), the rule-set lock once the first partida has 
 status lifecycle draft → registration → running → finished, and the audit of rule and status
 changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
 that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
-its final places; clubs.circuits sits above this app and is never imported here).
+its final places; seasons.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
 never the other way round: what both need lives in services/base.py.
@@ -466,7 +466,7 @@ def tournament_status_change(
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
         if status == Tournament.Status.FINISHED:
             webhooks_tournament_finished(tournament=tournament)
-            # the circuits holding it rank its final places (clubs.circuits, above this app)
+            # the circuits holding it rank its final places (seasons.circuits, above this app)
             enqueue_on_commit("circuits.tournament_changed", tournament_id=tournament.pk)
     return tournament
 

@@ -125,7 +125,7 @@ def check_writer(match: Match, *, via: str, actor: User) -> None:
 def _club(match: Match):
     """The match's peña, read through the caller's ``match`` before the write locks it: when
     its round, phase or tournament were not loaded with it, they may be gone by now (a league's
-    division removed meanwhile, tests/leagues/test_leagues_races.py), which is the 404 that
+    division removed meanwhile, tests/seasons/leagues/test_leagues_races.py), which is the 404 that
     lock_match answers too, not a 500."""
     try:
         return match.round.phase.tournament.club
