@@ -8,7 +8,8 @@ amount a refused bet can leave (1 for a first envite, else the bet before the la
 least the minimum envite, a game or more too), an accepted bet at least the minimum envite (a
 bet has no ceiling: docs/rules.md, «Betting»), a pares bonus a sum of
 1 / 2 / 3 for each player of the pair who holds pares, a juego bonus a sum of 3 (31) and 2 (any
-other juego), the punto bonus 1, totals the sum of the parts. With the cards or the declarations
+other juego), the punto bonus 1, totals the sum of what the hand counted (after an accepted
+órdago, the dejes before it). With the cards or the declarations
 given too, every figure must agree with them, and the message names the first that does not.
 The result is a ``HandScore`` in counting order (dejes first, then grande, chica, pares,
 juego / punto; an accepted órdago ends the hand), which match.py applies like any other hand.
@@ -165,7 +166,6 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore | TableScore:
     dejes: list[ScoreEvent] = []
     count: list[ScoreEvent] = []
     decided = []
-    totals = [0] * table.sides
     names = _lance_names(points, holds)
     ordago = None
     for name in names:
@@ -209,14 +209,18 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore | TableScore:
             count.append(ScoreEvent(name, side, stones, "paso"))
         if bonus:
             count.append(ScoreEvent(name, side, bonus, "bonus"))
-        totals[side] += stones + bonus
-    for event in perete:
-        totals[event.side] += event.stones
-    if points.totals is not None and ordago is None:
-        for side in range(table.sides):
-            if points.totals[side] != totals[side]:
-                _raise_not_sum(table, side, points.totals[side], totals[side])
     events = (*perete, *dejes) if ordago is not None else (*perete, *dejes, *count)
+    if points.totals is not None:
+        # what the hand counted, side by side: an accepted órdago leaves the tío Perete and
+        # the dejes before it, and nothing else (003 «without considering any other bids»)
+        counted = [0] * table.sides
+        for event in events:
+            counted[event.side] += event.stones
+        for side in range(table.sides):
+            if points.totals[side] != counted[side]:
+                if ordago is not None:
+                    _raise_not_sum_ordago(table, side, points.totals[side], counted[side], ordago)
+                _raise_not_sum(table, side, points.totals[side], counted[side])
     if not table.pairs:
         return _table_score(table, events, ordago, decided, points.cards)
     return HandScore(tuple(events), ordago, tuple(decided), points.cards)
@@ -282,6 +286,32 @@ def _raise_not_sum(table: _Table, side: int, total: int, parts: int) -> None:
         who=table.who(side),
         total=total,
         parts=parts,
+    )
+
+
+def _raise_not_sum_ordago(
+    table: _Table, side: int, total: int, counted: int, ordago: ScoreEvent
+) -> None:
+    """The totals of a sheet ended by an accepted órdago: only the dejes before it (and the
+    tío Perete) were counted."""
+    if table.pairs:
+        raise DeclarationError(
+            "Pareja {side} has {total} written as its total, but the hand ended by the órdago "
+            "in {lance} gives it {counted} (the dejes before the órdago; nothing else counts).",
+            code="total_not_sum_ordago",
+            side=SIDE_NAMES[side],
+            total=total,
+            counted=counted,
+            lance=lance_term(ordago.lance),
+        )
+    raise DeclarationError(
+        "The total written for {who} is {total}, but the hand ended by the órdago in {lance} "
+        "gives {counted} (the dejes before the órdago; nothing else counts).",
+        code="total_not_sum_ordago_table",
+        who=table.who(side),
+        total=total,
+        counted=counted,
+        lance=lance_term(ordago.lance),
     )
 
 

@@ -402,11 +402,10 @@ def paper(rules: RuleSet, hand: TableHand) -> dict[str, dict[str, Any]]:
     return lances
 
 
-def side_totals(rules: RuleSet, hand: TableHand) -> list[int] | None:
-    """Each side's stones in the hand (None when an accepted órdago ended it)."""
-    events, ordago = classic_events(rules, hand)
-    if ordago is not None:
-        return None
+def side_totals(rules: RuleSet, hand: TableHand) -> list[int]:
+    """Each side's stones in the hand: what it counted (after an accepted órdago, the dejes
+    before it: 003 «without considering any other bids made before»)."""
+    events, _ordago = classic_events(rules, hand)
     totals = [0] * (2 if two_sides(rules) else len(hand.refs))
     for _lance, side, stones, _kind in events:
         totals[side] += stones
