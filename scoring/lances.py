@@ -77,6 +77,9 @@ PLAYERS_PER_SIDE = 2
 PARES_BONUSES = (1, 2, 3)  # par, medias, duples
 JUEGO_BONUSES = (2, 3)  # any other juego, 31
 _ORDER = ("grande", "chica", "pares", "juego")
+#: the lances a hand plays (grande, chica, pares, juego or punto): at most this many players
+#: score in a hand where each player is a side (000 «Every hand consists of four rounds»)
+LANCES_A_HAND = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +405,18 @@ def _score_totals(
                 "A total is a whole number of stones from 0 up, not {value}.",
                 code="total_value",
                 value=shown(value),
+            )
+    if not table.two:
+        # each lance goes to one player, with its deje and bonus: four lances pay four at most
+        scorers = sum(1 for value in totals if value)
+        if scorers > LANCES_A_HAND:
+            raise DeclarationError(
+                "The totals give stones to {count} players, but a hand pays {most} at the most: "
+                "each lance (grande, chica, pares, juego or punto) goes to one player, with its "
+                "deje and its bonus.",
+                code="totals_too_many_players",
+                count=scorers,
+                most=LANCES_A_HAND,
             )
     least = minimum_hand(rules) + len(perete)
     if sum(totals) < least:

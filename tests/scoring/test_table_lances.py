@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scoring import Form, MatchState, RuleSet, ScoringError, apply_hand, hand_from_json, run
 from tests.scoring import forms_model as model
+from tests.scoring.spanish import check_spanish
 from tests.scoring.test_properties import mutated, only_scoring_errors
 
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -229,6 +230,36 @@ def test_individual_totals_alone_are_a_list_in_seat_order():
     assert _refused(rules, {"totals": [3, 0]}).code == "totals_list"
     assert _refused(rules, {"totals": [0, 1, 0]}).code == "totals_too_few_table"
     assert _refused(rules, {"lances": {"grande": {"to": 5}}}).code == "lance_to_seat"
+
+
+def test_individual_totals_pay_four_players_at_the_most():
+    # 000 «Every hand consists of four rounds», 001: each lance goes to one player (en paso
+    # the best hand, a refused bet the one who bet, an accepted one the best hand in it), and
+    # its deje and bonus with it: four lances pay four players at the most
+    rules = RuleSet(form=Form.INDIVIDUAL, players=6)
+    assert _score(rules, {"totals": [1, 0, 1, 1, 3, 0]})["stones"] == [1, 0, 1, 1, 3, 0]
+    error = _refused(rules, {"totals": [1, 1, 1, 1, 1, 1]})
+    assert error.code == "totals_too_many_players"
+    assert error.message == (
+        "The totals give stones to 6 players, but a hand pays 4 at the most: each lance "
+        "(grande, chica, pares, juego or punto) goes to one player, with its deje and its bonus."
+    )
+    check_spanish(error)
+
+
+@SETTINGS
+@given(st.integers(2, 6).flatmap(lambda n: st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+def test_individual_totals_are_refused_exactly_when_more_than_four_players_score(totals):
+    rules = RuleSet(form=Form.INDIVIDUAL, players=len(totals))
+    scorers = sum(1 for total in totals if total)
+    try:
+        _score(rules, {"totals": totals})
+    except ScoringError as error:
+        assert (error.code == "totals_too_many_players") is (scorers > 4), error.code
+        if scorers > 4:
+            assert error.params["count"] == scorers
+    else:
+        assert scorers <= 4
 
 
 def test_individual_totals_that_end_the_game_for_two_players_are_refused():
