@@ -346,8 +346,9 @@ def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, ...
 
 def bets_after(points: LancePoints, lance: str) -> str | None:
     """The first lance after ``lance`` in which something was bet (a deje, a bet or an órdago),
-    or None: match.py refuses it when a deje of ``lance`` already won the game."""
-    index = _ORDER.index("juego" if lance == "punto" else lance)
+    or None: match.py refuses it when a deje of ``lance`` (or the tío Perete, ``"perete"``,
+    counted before every lance) already won the game."""
+    index = -1 if lance == "perete" else _ORDER.index("juego" if lance == "punto" else lance)
     for name in (*_ORDER[index + 1 :], "punto"):
         point = points.lances.get(name)
         if point is not None and point.how != "paso":

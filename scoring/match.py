@@ -184,7 +184,7 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
         applied.append(event)
         if stones[team] >= target:
             game_winner = team
-            if event.kind == "deje":
+            if event.kind in _BEFORE_THE_COUNT:
                 _check_nothing_bet_after(record, event.lance, target)
             break
     ordago = False
@@ -221,20 +221,34 @@ def _by_side(state: MatchState, stones: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(stones[state.team_of_side(side)] for side in range(state.rules.sides))
 
 
+#: the events counted as they happen, before the count: the tío Perete, shown before play
+#: (000), and the dejes (004 «Les laissés … seront notés sur-le-champ»)
+_BEFORE_THE_COUNT = frozenset(("perete", "deje"))
+
+
 def _check_nothing_bet_after(record: HandRecord | LancePoints, lance: str, target: int) -> None:
-    """A deje that reaches the target wins the game there and then: nothing can have been bet in
-    a later lance of the hand."""
+    """A stone counted as it happens that reaches the target — a deje, or the tío Perete shown
+    before play — wins the game there and then: nothing can have been bet after it in the
+    hand (in a later lance; after the tío Perete, in any)."""
     if type(record) is LancePoints:
         later = bets_after(record, lance)
     else:
-        index = LANCES.index("juego" if lance == "punto" else lance)
+        first = 0 if lance == "perete" else LANCES.index("juego" if lance == "punto" else lance) + 1
         later = next(
             (
                 LANCES[i]
-                for i in range(index + 1, 4)
+                for i in range(first, 4)
                 if any(a.act is not Act.PASO for a in record[0][i])
             ),
             None,
+        )
+    if later is not None and lance == "perete":
+        raise EntryAfterEnd(
+            "The tío Perete's stone reached {target} and won the game before any lance was "
+            "played: nothing can be bet in {later}.",
+            code="bet_after_perete_won",
+            target=target,
+            later=lance_term(later),
         )
     if later is not None:
         raise EntryAfterEnd(
