@@ -85,8 +85,9 @@ class RuleSet:
     form: Form = Form.PAIRS
     #: how many players sit at the table (0: the form's usual number)
     players: int = 0
-    #: Mus francés: the chips each player starts with
-    chips: int = 20
+    #: Mus francés: the chips each player starts with (0: its usual 20); given for another form,
+    #: where nobody counts chips, it is refused
+    chips: int = 0
 
     def __post_init__(self) -> None:
         if (
@@ -197,11 +198,32 @@ class RuleSet:
                 high=high,
                 value=shown(self.players),
             )
-        if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+        if self.form is not Form.FRANCES:
+            if isinstance(self.chips, bool) or self.chips != 0:
+                raise RuleSetError(
+                    "The option chips ({value}) is for Mus francés only, where each player "
+                    "starts with chips; this rule set plays {form}: leave it out.",
+                    code="chips_form",
+                    value=shown(self.chips),
+                    form=FORM_TERMS[self.form.value],
+                )
+        else:
+            if self.chips == 0 and not isinstance(self.chips, bool):
+                object.__setattr__(self, "chips", FRANCES_CHIPS[-1])
+            if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+                raise RuleSetError(
+                    "In Mus francés each player starts with 10 or 20 chips, not {value}.",
+                    code="chips",
+                    value=shown(self.chips),
+                )
+        if self.tio_perete and self.form is not Form.PAIRS:
+            # 000 names it for a player whose pair scores it; the other forms count no such
+            # stone (docs/rules.md, «House rules»)
             raise RuleSetError(
-                "In Mus francés each player starts with 10 or 20 chips, not {value}.",
-                code="chips",
-                value=shown(self.chips),
+                "The tío Perete (tio_perete) is counted only between two pairs; this rule set "
+                "plays {form}: turn it off.",
+                code="tio_perete_form",
+                form=FORM_TERMS[self.form.value],
             )
 
     @classmethod
@@ -294,7 +316,8 @@ class RuleSet:
         } | (
             {}  # pairs, as before forms existed: stored rule sets compare equal
             if self.form is Form.PAIRS
-            else {"form": self.form.value, "players": self.players, "chips": self.chips}
+            else {"form": self.form.value, "players": self.players}
+            | ({"chips": self.chips} if self.form is Form.FRANCES else {})
         )
 
     def hand_correctable(self, number: int, hands: int) -> bool:

@@ -108,6 +108,7 @@ HOUSE_RULES = (
 RULE_ERROR_FIELD = {
     "real_31": "real_31",
     "real_31_form": "real_31",
+    "tio_perete_form": "tio_perete",
     "real_31_suit": "real_31_suit",
     "real_31_suit_unused": "real_31_suit",
     "min_envite": "min_envite",
