@@ -6,7 +6,8 @@ accepted bet, and the pares / juego / punto bonus of the pair that took it — o
 only each pair's total. Every typed figure must be possible under the rule set: a deje is an
 amount a refused bet can leave (1 for a first envite, else the bet before the last raise, so at
 least the minimum envite, a game or more too), an accepted bet at least the minimum envite (a
-bet has no ceiling: docs/rules.md, «Betting»), a pares bonus a sum of
+bet has no ceiling in the sources: docs/rules.md, «Betting»; either at most the largest bet
+the engine records, scoring.betting.MAX_BET), a pares bonus a sum of
 1 / 2 / 3 for each player of the pair who holds pares, a juego bonus a sum of 3 (31) and 2 (any
 other juego), the punto bonus 1, totals the sum of what the hand counted (after an accepted
 órdago, the dejes before it). With the cards or the declarations
@@ -34,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from scoring.betting import SIDE_NAMES, Outcome
+from scoring.betting import MAX_BET, SIDE_NAMES, Outcome
 from scoring.cards import HandValue
 from scoring.errors import (
     CardError,
@@ -440,25 +441,31 @@ def _score_totals(
             given=sum(totals),
         )
     pares_sums, juego_sums = _sums(table)
-    most = 4 * rules.stones_per_game + max(pares_sums) + max(juego_sums) + 2
     for side in range(table.sides):
+        # each lance pays at most the largest bet recorded and its bonus (no source bounds a
+        # bet), and the tío Perete its stones
+        perete_stones = sum(e.stones for e in perete if e.side == side)
+        most = LANCES_A_HAND * MAX_BET + max(pares_sums) + max(juego_sums) + perete_stones
         if totals[side] > most:
             if table.pairs:
                 raise DeclarationError(
                     "Pareja {side} cannot score {value} in one hand: the most is {most} (every "
-                    "lance won with a bet of a whole game, and every bonus).",
+                    "lance won with the biggest bet that can be recorded, {bet}, and every "
+                    "bonus).",
                     code="total_too_many",
                     side=SIDE_NAMES[side],
                     value=totals[side],
                     most=most,
+                    bet=MAX_BET,
                 )
             raise DeclarationError(
                 "A total of {value} for {who} cannot be: the most in one hand is {most} (every "
-                "lance won with a bet of a whole game, and every bonus).",
+                "lance won with the biggest bet that can be recorded, {bet}, and every bonus).",
                 code="total_too_many_table",
                 who=table.who(side),
                 value=totals[side],
                 most=most,
+                bet=MAX_BET,
             )
     events = [*perete]
     for side in range(table.sides):
@@ -668,7 +675,7 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
                 stones=stones,
                 minimum=rules.min_envite,
             )
-        return stones
+        return _recorded(name, stones)
     if stones is None:
         raise DeclarationError(
             "Give the stones of the envite accepted in {lance}.",
@@ -683,6 +690,21 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
             lance=lance,
             stones=stones,
             minimum=rules.min_envite,
+        )
+    return _recorded(name, stones)
+
+
+def _recorded(name: str, stones: int) -> int:
+    """A deje or an accepted bet is a bet's (the bet before the last raise, or the bet), so at
+    most the largest bet the engine records (scoring.betting.MAX_BET; no source bounds a bet)."""
+    if stones > MAX_BET:
+        raise DeclarationError(
+            "{stones} stones in {lance} is more than can be recorded: a bet, and so a deje, is "
+            "at most {most} stones (an órdago bets the whole game).",
+            code="lance_stones_above_limit",
+            lance=lance_term(name),
+            stones=stones,
+            most=MAX_BET,
         )
     return stones
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.betting import Act
+from scoring.betting import MAX_BET, Act
 from scoring.errors import (
     FORM_TERMS,
     EntryAfterEnd,
@@ -547,19 +547,23 @@ def record_games(
 
 def check_game_stones(rules: RuleSet, stones: int, *, game: int) -> None:
     """The one bound on a game's stones, for games entered as final stones and for hands alike:
-    nobody ends a game above RuleSet.max_game_stones (the loser's bound, below the target, is
-    the game's own rule). Whatever a column of the database could hold is never the check."""
+    nobody ends a game above RuleSet.max_game_stones — the target less one, and the most one
+    stone count can pay, the largest bet the engine records (the loser's bound, below the
+    target, is the game's own rule). A hand entered by its bets or its lance points never
+    passes it (each count is a bet's, bounded by scoring.betting.MAX_BET); totals written
+    alone can. Whatever a column of the database could hold is never the check."""
     if stones > rules.max_game_stones:
         raise GameEntryError(
             "Game {game}: {value} stones is more than a game to {target} can end with. The "
-            "winner ends with {limit} at the most: {below} before the last lance, and a lance is "
-            "worth at most {target} (a bigger bet is an órdago).",
+            "winner ends with {limit} at the most: {below} before the stones that won it, and "
+            "no bet is bigger than {bet}, the most that can be recorded.",
             code="stones_above_limit",
             game=game,
             value=shown(stones),
             target=rules.stones_per_game,
             limit=rules.max_game_stones,
             below=rules.stones_per_game - 1,
+            bet=MAX_BET,
         )
 
 

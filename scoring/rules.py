@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
+from scoring.betting import MAX_BET
 from scoring.errors import FORM_TERMS, RuleSetError, shown
 
 
@@ -286,13 +287,16 @@ class RuleSet:
     def max_game_stones(self) -> int:
         """The most stones a game can end with (the winner's; the loser ends below the target).
 
-        The winner had at most one stone less than the target before the last lance counted,
-        and a table bets at most a whole game's stones on that lance: a bigger bet is legal (a
-        bet has no ceiling, docs/rules.md) but pointless, an órdago wins for the same risk. So
-        a game to 40 ends at 79 at the most. scoring.match.check_game_stones is the
-        one check against it, for games entered as final stones and for hands alike.
+        The first to reach the target wins there and then (001, 004), so the winner had at
+        most one stone less than the target before the stone count that won it; and one count
+        pays at most what a bet can (a deje is the bet before a raise, an accepted bet its
+        total; a bonus is a few stones): a bet has no ceiling in the sources (004 «Note»), so
+        the bound is the largest bet the engine records, scoring.betting.MAX_BET. A game to 40
+        ends at 10,038 at the most. scoring.match.check_game_stones is the one check against
+        it, for games entered as final stones and for hands written as totals alone (a hand
+        entered by its bets or lance points cannot pass it: each of its counts is a bet's).
         """
-        return 2 * self.stones_per_game - 1
+        return self.stones_per_game - 1 + MAX_BET
 
     @property
     def usual_game_stones(self) -> int:

@@ -186,7 +186,10 @@ def test_totals_alone_are_checked_for_possibility():
     assert score({"totals": {"mano": 7, "postre": 3}})["stones"] == {"mano": 7, "postre": 3}
     assert refused({"totals": {"mano": 1, "postre": 1}}).code == "totals_too_few"
     assert refused({"totals": {"mano": -1, "postre": 5}}).code == "total_value"
-    assert refused({"totals": {"mano": 400, "postre": 5}}).code == "total_too_many"
+    # a bet has no ceiling in the sources (004 «Note»): 400 can be one hand's; four lances won
+    # with the largest bet recorded (9999) and every bonus is the most
+    assert score({"totals": {"mano": 400, "postre": 5}})["stones"] == {"mano": 400, "postre": 5}
+    assert refused({"totals": {"mano": 40_009, "postre": 5}}).code == "total_too_many"
 
 
 def test_totals_alone_cannot_say_who_reached_the_target_first():
