@@ -22,6 +22,9 @@ de plus»).
 
 Stones (sources 001, 000, 003): a first envite refused gives 1 stone (the deje); a raise refused
 gives what was bet before that raise; an accepted bet is worth its total to the lance's winner.
+No source bounds a bet (004 «Note»: a bet far above the game is legal); the engine records one
+of up to ``MAX_BET`` stones in all (a number said in a bet has at most four digits), so every
+score it stores is a plain number (docs/rules.md, «Betting»).
 
 Other forms (scoring.table): trios bet side against side with ``resolve`` (seats alternate, so
 ``seat % 2`` is the side for six seats as for four); individual Mus and Mus francés, where each
@@ -44,6 +47,12 @@ from scoring.messages import Term
 _PAREJA = TEAM_TERMS["pairs"]
 
 SIDE_NAMES = ("mano", "postre")
+
+#: the most stones a bet can be in all, raises included: not a rule of Mus (no source bounds a
+#: bet; 004 «Note»: a bet far above the game is legal and is played out) but what the engine
+#: records, four digits like every number said in a bet; so a deje, an accepted bet, and any
+#: single stone count are at most this (RuleSet.max_game_stones, scoring.lances)
+MAX_BET = 9999
 
 
 class Act(enum.StrEnum):
@@ -123,7 +132,7 @@ _NUMBER_WORDS = {
     "nueve": 9,
     "diez": 10,
 }
-_N = r"(\d{1,4}|" + "|".join(_NUMBER_WORDS) + r")"  # no bet has 5 digits
+_N = r"(\d{1,4}|" + "|".join(_NUMBER_WORDS) + r")"  # no bet has 5 digits (MAX_BET)
 _PATTERNS = (
     (re.compile(rf"^(?:envido|envite|bet)\s+{_N}$"), Act.ENVIDO),
     (re.compile(rf"^{_N}\s+m[aá]s$"), Act.RAISE),
@@ -205,7 +214,7 @@ def _parse_object(raw: dict, lance: str) -> Action:
         ) from None
     stones = raw.get("stones")
     if stones is not None and (
-        isinstance(stones, bool) or not isinstance(stones, int) or not 0 <= stones <= 9999
+        isinstance(stones, bool) or not isinstance(stones, int) or not 0 <= stones <= MAX_BET
     ):
         raise BettingError(
             "In {lance}, stones must be a whole number up to 9999, not {stones}.",
@@ -455,7 +464,21 @@ def _opening_bet(first: Action, lance: str, min_envite: int) -> tuple[bool, int,
             stones=bet,
             minimum=min_envite,
         )
-    return False, bet, 1
+    return False, _recorded(bet, lance), 1
+
+
+def _recorded(bet: int, lance: str) -> int:
+    """A bet the engine records: at most MAX_BET stones in all."""
+    if bet > MAX_BET:
+        raise BettingError(
+            "In {lance}, a bet of {stones} stones is more than can be recorded: a bet is at most "
+            "{most} stones in all (an órdago bets the whole game).",
+            code="bet_above_limit",
+            lance=lance_term(lance),
+            stones=bet,
+            most=MAX_BET,
+        )
+    return bet
 
 
 def _raised(
@@ -482,7 +505,7 @@ def _raised(
                 stones=action.stones,
                 bet=bet,
             )
-        return False, action.stones, bet
+        return False, _recorded(action.stones, lance), bet
     by = action.stones if action.stones is not None else min_envite  # RAISE, or ENVIDO
     if by < 1:
         raise BettingError(
@@ -491,7 +514,7 @@ def _raised(
             lance=lance_term(lance),
             stones=by,
         )
-    return False, bet + by, bet
+    return False, _recorded(bet + by, lance), bet
 
 
 def _answers(

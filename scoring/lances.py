@@ -6,9 +6,11 @@ accepted bet, and the pares / juego / punto bonus of the pair that took it — o
 only each pair's total. Every typed figure must be possible under the rule set: a deje is an
 amount a refused bet can leave (1 for a first envite, else the bet before the last raise, so at
 least the minimum envite, a game or more too), an accepted bet at least the minimum envite (a
-bet has no ceiling: docs/rules.md, «Betting»), a pares bonus a sum of
+bet has no ceiling in the sources: docs/rules.md, «Betting»; either at most the largest bet
+the engine records, scoring.betting.MAX_BET), a pares bonus a sum of
 1 / 2 / 3 for each player of the pair who holds pares, a juego bonus a sum of 3 (31) and 2 (any
-other juego), the punto bonus 1, totals the sum of the parts. With the cards or the declarations
+other juego), the punto bonus 1, totals the sum of what the hand counted (after an accepted
+órdago, the dejes before it). With the cards or the declarations
 given too, every figure must agree with them, and the message names the first that does not.
 The result is a ``HandScore`` in counting order (dejes first, then grande, chica, pares,
 juego / punto; an accepted órdago ends the hand), which match.py applies like any other hand.
@@ -33,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from scoring.betting import SIDE_NAMES, Outcome
+from scoring.betting import MAX_BET, SIDE_NAMES, Outcome
 from scoring.cards import HandValue
 from scoring.errors import (
     CardError,
@@ -76,6 +78,9 @@ PLAYERS_PER_SIDE = 2
 PARES_BONUSES = (1, 2, 3)  # par, medias, duples
 JUEGO_BONUSES = (2, 3)  # any other juego, 31
 _ORDER = ("grande", "chica", "pares", "juego")
+#: the lances a hand plays (grande, chica, pares, juego or punto): at most this many players
+#: score in a hand where each player is a side (000 «Every hand consists of four rounds»)
+LANCES_A_HAND = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +170,6 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore | TableScore:
     dejes: list[ScoreEvent] = []
     count: list[ScoreEvent] = []
     decided = []
-    totals = [0] * table.sides
     names = _lance_names(points, holds)
     ordago = None
     for name in names:
@@ -209,14 +213,18 @@ def score_points(rules: RuleSet, points: LancePoints) -> HandScore | TableScore:
             count.append(ScoreEvent(name, side, stones, "paso"))
         if bonus:
             count.append(ScoreEvent(name, side, bonus, "bonus"))
-        totals[side] += stones + bonus
-    for event in perete:
-        totals[event.side] += event.stones
-    if points.totals is not None and ordago is None:
-        for side in range(table.sides):
-            if points.totals[side] != totals[side]:
-                _raise_not_sum(table, side, points.totals[side], totals[side])
     events = (*perete, *dejes) if ordago is not None else (*perete, *dejes, *count)
+    if points.totals is not None:
+        # what the hand counted, side by side: an accepted órdago leaves the tío Perete and
+        # the dejes before it, and nothing else (003 «without considering any other bids»)
+        counted = [0] * table.sides
+        for event in events:
+            counted[event.side] += event.stones
+        for side in range(table.sides):
+            if points.totals[side] != counted[side]:
+                if ordago is not None:
+                    _raise_not_sum_ordago(table, side, points.totals[side], counted[side], ordago)
+                _raise_not_sum(table, side, points.totals[side], counted[side])
     if not table.pairs:
         return _table_score(table, events, ordago, decided, points.cards)
     return HandScore(tuple(events), ordago, tuple(decided), points.cards)
@@ -285,6 +293,32 @@ def _raise_not_sum(table: _Table, side: int, total: int, parts: int) -> None:
     )
 
 
+def _raise_not_sum_ordago(
+    table: _Table, side: int, total: int, counted: int, ordago: ScoreEvent
+) -> None:
+    """The totals of a sheet ended by an accepted órdago: only the dejes before it (and the
+    tío Perete) were counted."""
+    if table.pairs:
+        raise DeclarationError(
+            "Pareja {side} has {total} written as its total, but the hand ended by the órdago "
+            "in {lance} gives it {counted} (the dejes before the órdago; nothing else counts).",
+            code="total_not_sum_ordago",
+            side=SIDE_NAMES[side],
+            total=total,
+            counted=counted,
+            lance=lance_term(ordago.lance),
+        )
+    raise DeclarationError(
+        "The total written for {who} is {total}, but the hand ended by the órdago in {lance} "
+        "gives {counted} (the dejes before the órdago; nothing else counts).",
+        code="total_not_sum_ordago_table",
+        who=table.who(side),
+        total=total,
+        counted=counted,
+        lance=lance_term(ordago.lance),
+    )
+
+
 def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, ...]) -> None:
     """Totals typed alone do not say in which order they were counted: when two sides or more
     would reach the target with them, who won the game cannot be known (``before``: each
@@ -313,8 +347,9 @@ def check_totals_end(rules: RuleSet, points: LancePoints, before: tuple[int, ...
 
 def bets_after(points: LancePoints, lance: str) -> str | None:
     """The first lance after ``lance`` in which something was bet (a deje, a bet or an órdago),
-    or None: match.py refuses it when a deje of ``lance`` already won the game."""
-    index = _ORDER.index("juego" if lance == "punto" else lance)
+    or None: match.py refuses it when a deje of ``lance`` (or the tío Perete, ``"perete"``,
+    counted before every lance) already won the game."""
+    index = -1 if lance == "perete" else _ORDER.index("juego" if lance == "punto" else lance)
     for name in (*_ORDER[index + 1 :], "punto"):
         point = points.lances.get(name)
         if point is not None and point.how != "paso":
@@ -373,6 +408,18 @@ def _score_totals(
                 code="total_value",
                 value=shown(value),
             )
+    if not table.two:
+        # each lance goes to one player, with its deje and bonus: four lances pay four at most
+        scorers = sum(1 for value in totals if value)
+        if scorers > LANCES_A_HAND:
+            raise DeclarationError(
+                "The totals give stones to {count} players, but a hand pays {most} at the most: "
+                "each lance (grande, chica, pares, juego or punto) goes to one player, with its "
+                "deje and its bonus.",
+                code="totals_too_many_players",
+                count=scorers,
+                most=LANCES_A_HAND,
+            )
     least = minimum_hand(rules) + len(perete)
     if sum(totals) < least:
         if table.pairs:
@@ -394,25 +441,31 @@ def _score_totals(
             given=sum(totals),
         )
     pares_sums, juego_sums = _sums(table)
-    most = 4 * rules.stones_per_game + max(pares_sums) + max(juego_sums) + 2
     for side in range(table.sides):
+        # each lance pays at most the largest bet recorded and its bonus (no source bounds a
+        # bet), and the tío Perete its stones
+        perete_stones = sum(e.stones for e in perete if e.side == side)
+        most = LANCES_A_HAND * MAX_BET + max(pares_sums) + max(juego_sums) + perete_stones
         if totals[side] > most:
             if table.pairs:
                 raise DeclarationError(
                     "Pareja {side} cannot score {value} in one hand: the most is {most} (every "
-                    "lance won with a bet of a whole game, and every bonus).",
+                    "lance won with the biggest bet that can be recorded, {bet}, and every "
+                    "bonus).",
                     code="total_too_many",
                     side=SIDE_NAMES[side],
                     value=totals[side],
                     most=most,
+                    bet=MAX_BET,
                 )
             raise DeclarationError(
                 "A total of {value} for {who} cannot be: the most in one hand is {most} (every "
-                "lance won with a bet of a whole game, and every bonus).",
+                "lance won with the biggest bet that can be recorded, {bet}, and every bonus).",
                 code="total_too_many_table",
                 who=table.who(side),
                 value=totals[side],
                 most=most,
+                bet=MAX_BET,
             )
     events = [*perete]
     for side in range(table.sides):
@@ -622,7 +675,7 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
                 stones=stones,
                 minimum=rules.min_envite,
             )
-        return stones
+        return _recorded(name, stones)
     if stones is None:
         raise DeclarationError(
             "Give the stones of the envite accepted in {lance}.",
@@ -637,6 +690,21 @@ def _check_stones(rules: RuleSet, name: str, point: LancePoint) -> int:
             lance=lance,
             stones=stones,
             minimum=rules.min_envite,
+        )
+    return _recorded(name, stones)
+
+
+def _recorded(name: str, stones: int) -> int:
+    """A deje or an accepted bet is a bet's (the bet before the last raise, or the bet), so at
+    most the largest bet the engine records (scoring.betting.MAX_BET; no source bounds a bet)."""
+    if stones > MAX_BET:
+        raise DeclarationError(
+            "{stones} stones in {lance} is more than can be recorded: a bet, and so a deje, is "
+            "at most {most} stones (an órdago bets the whole game).",
+            code="lance_stones_above_limit",
+            lance=lance_term(name),
+            stones=stones,
+            most=MAX_BET,
         )
     return stones
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.betting import Act
+from scoring.betting import MAX_BET, Act
 from scoring.errors import (
     FORM_TERMS,
     EntryAfterEnd,
@@ -184,7 +184,7 @@ def apply_hand(state: MatchState, record: HandRecord) -> tuple[MatchState, HandO
         applied.append(event)
         if stones[team] >= target:
             game_winner = team
-            if event.kind == "deje":
+            if event.kind in _BEFORE_THE_COUNT:
                 _check_nothing_bet_after(record, event.lance, target)
             break
     ordago = False
@@ -221,20 +221,34 @@ def _by_side(state: MatchState, stones: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(stones[state.team_of_side(side)] for side in range(state.rules.sides))
 
 
+#: the events counted as they happen, before the count: the tío Perete, shown before play
+#: (000), and the dejes (004 «Les laissés … seront notés sur-le-champ»)
+_BEFORE_THE_COUNT = frozenset(("perete", "deje"))
+
+
 def _check_nothing_bet_after(record: HandRecord | LancePoints, lance: str, target: int) -> None:
-    """A deje that reaches the target wins the game there and then: nothing can have been bet in
-    a later lance of the hand."""
+    """A stone counted as it happens that reaches the target — a deje, or the tío Perete shown
+    before play — wins the game there and then: nothing can have been bet after it in the
+    hand (in a later lance; after the tío Perete, in any)."""
     if type(record) is LancePoints:
         later = bets_after(record, lance)
     else:
-        index = LANCES.index("juego" if lance == "punto" else lance)
+        first = 0 if lance == "perete" else LANCES.index("juego" if lance == "punto" else lance) + 1
         later = next(
             (
                 LANCES[i]
-                for i in range(index + 1, 4)
+                for i in range(first, 4)
                 if any(a.act is not Act.PASO for a in record[0][i])
             ),
             None,
+        )
+    if later is not None and lance == "perete":
+        raise EntryAfterEnd(
+            "The tío Perete's stone reached {target} and won the game before any lance was "
+            "played: nothing can be bet in {later}.",
+            code="bet_after_perete_won",
+            target=target,
+            later=lance_term(later),
         )
     if later is not None:
         raise EntryAfterEnd(
@@ -533,19 +547,23 @@ def record_games(
 
 def check_game_stones(rules: RuleSet, stones: int, *, game: int) -> None:
     """The one bound on a game's stones, for games entered as final stones and for hands alike:
-    nobody ends a game above RuleSet.max_game_stones (the loser's bound, below the target, is
-    the game's own rule). Whatever a column of the database could hold is never the check."""
+    nobody ends a game above RuleSet.max_game_stones — the target less one, and the most one
+    stone count can pay, the largest bet the engine records (the loser's bound, below the
+    target, is the game's own rule). A hand entered by its bets or its lance points never
+    passes it (each count is a bet's, bounded by scoring.betting.MAX_BET); totals written
+    alone can. Whatever a column of the database could hold is never the check."""
     if stones > rules.max_game_stones:
         raise GameEntryError(
             "Game {game}: {value} stones is more than a game to {target} can end with. The "
-            "winner ends with {limit} at the most: {below} before the last lance, and a lance is "
-            "worth at most {target} (a bigger bet is an órdago).",
+            "winner ends with {limit} at the most: {below} before the stones that won it, and "
+            "no bet is bigger than {bet}, the most that can be recorded.",
             code="stones_above_limit",
             game=game,
             value=shown(stones),
             target=rules.stones_per_game,
             limit=rules.max_game_stones,
             below=rules.stones_per_game - 1,
+            bet=MAX_BET,
         )
 
 

@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
+from scoring.betting import MAX_BET
 from scoring.errors import FORM_TERMS, RuleSetError, shown
 
 
@@ -85,8 +86,9 @@ class RuleSet:
     form: Form = Form.PAIRS
     #: how many players sit at the table (0: the form's usual number)
     players: int = 0
-    #: Mus francés: the chips each player starts with
-    chips: int = 20
+    #: Mus francés: the chips each player starts with (0: its usual 20); given for another form,
+    #: where nobody counts chips, it is refused
+    chips: int = 0
 
     def __post_init__(self) -> None:
         if (
@@ -197,11 +199,32 @@ class RuleSet:
                 high=high,
                 value=shown(self.players),
             )
-        if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+        if self.form is not Form.FRANCES:
+            if isinstance(self.chips, bool) or self.chips != 0:
+                raise RuleSetError(
+                    "The option chips ({value}) is for Mus francés only, where each player "
+                    "starts with chips; this rule set plays {form}: leave it out.",
+                    code="chips_form",
+                    value=shown(self.chips),
+                    form=FORM_TERMS[self.form.value],
+                )
+        else:
+            if self.chips == 0 and not isinstance(self.chips, bool):
+                object.__setattr__(self, "chips", FRANCES_CHIPS[-1])
+            if isinstance(self.chips, bool) or self.chips not in FRANCES_CHIPS:
+                raise RuleSetError(
+                    "In Mus francés each player starts with 10 or 20 chips, not {value}.",
+                    code="chips",
+                    value=shown(self.chips),
+                )
+        if self.tio_perete and self.form is not Form.PAIRS:
+            # 000 names it for a player whose pair scores it; the other forms count no such
+            # stone (docs/rules.md, «House rules»)
             raise RuleSetError(
-                "In Mus francés each player starts with 10 or 20 chips, not {value}.",
-                code="chips",
-                value=shown(self.chips),
+                "The tío Perete (tio_perete) is counted only between two pairs; this rule set "
+                "plays {form}: turn it off.",
+                code="tio_perete_form",
+                form=FORM_TERMS[self.form.value],
             )
 
     @classmethod
@@ -264,13 +287,16 @@ class RuleSet:
     def max_game_stones(self) -> int:
         """The most stones a game can end with (the winner's; the loser ends below the target).
 
-        The winner had at most one stone less than the target before the last lance counted,
-        and a table bets at most a whole game's stones on that lance: a bigger bet is legal (a
-        bet has no ceiling, docs/rules.md) but pointless, an órdago wins for the same risk. So
-        a game to 40 ends at 79 at the most. scoring.match.check_game_stones is the
-        one check against it, for games entered as final stones and for hands alike.
+        The first to reach the target wins there and then (001, 004), so the winner had at
+        most one stone less than the target before the stone count that won it; and one count
+        pays at most what a bet can (a deje is the bet before a raise, an accepted bet its
+        total; a bonus is a few stones): a bet has no ceiling in the sources (004 «Note»), so
+        the bound is the largest bet the engine records, scoring.betting.MAX_BET. A game to 40
+        ends at 10,038 at the most. scoring.match.check_game_stones is the one check against
+        it, for games entered as final stones and for hands written as totals alone (a hand
+        entered by its bets or lance points cannot pass it: each of its counts is a bet's).
         """
-        return 2 * self.stones_per_game - 1
+        return self.stones_per_game - 1 + MAX_BET
 
     @property
     def usual_game_stones(self) -> int:
@@ -294,7 +320,8 @@ class RuleSet:
         } | (
             {}  # pairs, as before forms existed: stored rule sets compare equal
             if self.form is Form.PAIRS
-            else {"form": self.form.value, "players": self.players, "chips": self.chips}
+            else {"form": self.form.value, "players": self.players}
+            | ({"chips": self.chips} if self.form is Form.FRANCES else {})
         )
 
     def hand_correctable(self, number: int, hands: int) -> bool:

@@ -59,6 +59,7 @@ from scoring.cards import (
 )
 from scoring.cards import juego_rank as _juego_rank
 from scoring.errors import (
+    FORM_TERMS,
     CardError,
     DeclarationError,
     Phrase,
@@ -634,6 +635,13 @@ def _check_declarations(rules: RuleSet, decl: Declarations, n: int) -> None:
                 value=shown(j),
             )
     check_punto_declared(decl, lambda seat: seat_term(seat_name(seat, n)))
+    if decl.perete:
+        raise DeclarationError(
+            "The tío Perete is counted only between two pairs; in {form} it scores nothing: "
+            "leave it out of the declarations.",
+            code="perete_form",
+            form=FORM_TERMS[rules.form.value],
+        )
     for lance, who in decl.takers.items():
         if (
             rules.form is not _FRANCES

@@ -25,6 +25,7 @@ from tournaments.models import (
     Phase,
     Tournament,
 )
+from tournaments.selectors.rounds import tournament_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -55,8 +56,9 @@ def on_commit(django_capture_on_commit_callbacks):
 
 def trios(desk, organizer, on_commit) -> int:
     """Four trios, a Swiss round played through the table links, under house rules (a 31 real
-    the trios form knows: the sota of a suit is for pairs, so the players alone keep it)."""
-    rules = {"tio_perete": True, "forgotten_stones_lost": True, "real_31": "figure_777"}
+    the trios form knows: the sota of a suit is for pairs, so the players alone keep it; the
+    tío Perete is counted between two pairs only)."""
+    rules = {"forgotten_stones_lost": True, "real_31": "figure_777"}
     tid = create(desk, organizer, "trios", rules=rules)
     lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
     assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
@@ -231,7 +233,7 @@ def test_what_each_form_keeps(desk, organizer, on_commit):
         import_(desk, archive)
 
     trio = Tournament.objects.get(entrant_kind="trios")
-    assert (trio.tio_perete, trio.forgotten_stones_lost) == (True, True)
+    assert (trio.tio_perete, trio.forgotten_stones_lost) == (False, True)
     assert trio.real_31 == "figure_777"
     assert all(e.player_three_id for e in trio.entries.all())
 
@@ -381,3 +383,17 @@ def test_a_version_2_archive_cut_short_is_corrupted(desk, frances_archive):
     error = import_(desk, cut, status=400)["error"]
     assert error["code"] == "archive_checksum"
     assert Player.objects.count() == 0
+
+
+def test_an_archive_with_the_tio_perete_on_in_mus_frances_imports_with_it_off(
+    desk, frances_archive
+):
+    """An archive exported before migration 0007 may hold a Mus francés (or trios) tournament
+    with the tío Perete on, which its tables never counted: it imports with it off, and its
+    rules compile (the engine refuses the option outside pairs)."""
+    old = json.loads(json.dumps(frances_archive))
+    old["tournaments"][0]["tio_perete"] = True
+    import_(desk, _resealed(old))
+    imported = Tournament.objects.get(entrant_kind="frances")
+    assert imported.tio_perete is False
+    assert tournament_rules(imported).chips == 20

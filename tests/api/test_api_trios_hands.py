@@ -158,3 +158,32 @@ def test_a_trios_tournament_with_a_31_real_the_trios_form_does_not_play_is_refus
     )
     assert changed.status_code == 400 and changed.json()["error"]["code"] == "real_31_form"
     assert Tournament.objects.get(pk=pairs.json()["id"]).entrant_kind == "pairs"
+
+
+@pytest.mark.parametrize("kind", ["trios", "frances"])
+def test_a_tournament_whose_tables_count_no_tio_perete_is_refused_it(client, organizer, kind):
+    # the tío Perete is counted between two pairs only (docs/rules.md): the engine refuses it
+    # in another form, and the API says so instead of storing an option that means nothing
+    club = MembershipFactory(user=organizer).club
+    client.force_login(organizer)
+    body = {
+        "club": club.slug,
+        "name": "Con el tío Perete",
+        "starts_on": "2026-07-07",
+        "entrant_kind": kind,
+        "rules": {"tio_perete": True},
+    }
+    response = client.post(url("tournament-create"), body, format="json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "tio_perete_form"
+    assert error["message"].startswith("The tío Perete (tio_perete) is counted only between")
+    assert not Tournament.objects.filter(name="Con el tío Perete").exists()
+    pairs = client.post(url("tournament-create"), {**body, "entrant_kind": "pairs"}, format="json")
+    assert pairs.status_code == 201, pairs.content
+    changed = client.post(
+        url("tournament-update", tournament_id=pairs.json()["id"]),
+        {"entrant_kind": kind},
+        format="json",
+    )
+    assert changed.status_code == 400 and changed.json()["error"]["code"] == "tio_perete_form"

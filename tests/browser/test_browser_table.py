@@ -240,14 +240,14 @@ def test_the_phone_refuses_an_impossible_count_and_asks_about_a_rare_one(
     state = phone.locator(".t-game").first.locator(".t-game-state")
     assert state.inner_text() == "órdago: ¿quién lo ganó?"
     ordago.click()
-    phone.locator('input[name="g1_a"]').fill("140")
+    phone.locator('input[name="g1_a"]').fill("14000")
     phone.locator('input[name="g1_b"]').fill("10")
     phone.locator('input[name="g2_a"]').fill("40")
     phone.locator('input[name="g2_b"]').fill("22")
     # past the limit: the browser will not send it, and the field names the limit
     message = phone.locator('input[name="g1_a"]').evaluate("i => i.validationMessage")
-    assert "140 piedras es más de lo que puede acabar un juego a 40" in message
-    assert "como mucho con 79" in message
+    assert "14000 piedras es más de lo que puede acabar un juego a 40" in message
+    assert "como mucho con 10038" in message
     phone.get_by_role("button", name="Enviar resultado").click()
     phone.wait_for_timeout(300)
     assert not ResultSubmission.objects.filter(match=match).exists()

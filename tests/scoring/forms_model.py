@@ -185,17 +185,24 @@ def deal(rnd_or_draw, seats: int) -> tuple[tuple[Card, ...], ...]:
 
 
 def form_rules(form: Form, seats: int, rnd: random.Random) -> RuleSet:
+    kings = rnd.choice((8, 4))
+    stones = rnd.randint(10, 40)
+    games = rnd.randint(1, 2)
+    real_31 = rnd.choice((Real31.OFF, Real31.SOTA_777, Real31.FIGURE_777))  # suited: pairs
+    dejes = rnd.random() < 0.7
+    min_envite = rnd.randint(1, 3)
+    chips = rnd.choice((10, 20))  # drawn for every form, so the draws after it are the same
     return RuleSet(
-        kings=rnd.choice((8, 4)),
-        stones_per_game=rnd.randint(10, 40),
-        games_per_vaca=rnd.randint(1, 2),
+        kings=kings,
+        stones_per_game=stones,
+        games_per_vaca=games,
         vacas_per_match=1,
-        real_31=rnd.choice((Real31.OFF, Real31.SOTA_777, Real31.FIGURE_777)),  # suited: pairs
-        dejes=rnd.random() < 0.7,
-        min_envite=rnd.randint(1, 3),
+        real_31=real_31,
+        dejes=dejes,
+        min_envite=min_envite,
         form=form,
         players=seats,
-        chips=rnd.choice((10, 20)),
+        chips=chips if form is Form.FRANCES else 0,  # only Mus francés counts chips (001)
     )
 
 
@@ -402,11 +409,10 @@ def paper(rules: RuleSet, hand: TableHand) -> dict[str, dict[str, Any]]:
     return lances
 
 
-def side_totals(rules: RuleSet, hand: TableHand) -> list[int] | None:
-    """Each side's stones in the hand (None when an accepted órdago ended it)."""
-    events, ordago = classic_events(rules, hand)
-    if ordago is not None:
-        return None
+def side_totals(rules: RuleSet, hand: TableHand) -> list[int]:
+    """Each side's stones in the hand: what it counted (after an accepted órdago, the dejes
+    before it: 003 «without considering any other bids made before»)."""
+    events, _ordago = classic_events(rules, hand)
     totals = [0] * (2 if two_sides(rules) else len(hand.refs))
     for _lance, side, stones, _kind in events:
         totals[side] += stones

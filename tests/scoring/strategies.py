@@ -287,8 +287,9 @@ def lance_bets(
     """One lance's actions, always a sequence a table could say, and how it must end.
 
     With ``prefix`` the opening bet names its pair ("postre: envido"), so the betting does not
-    depend on who speaks first. No bet goes above ``most`` (a game's stones: a lance is worth
-    at most that, RuleSet.max_game_stones); a raise that would is not said.
+    depend on who speaks first. No bet goes above ``most`` (the hands below allow three
+    games' stones: a bet has no ceiling, 004 «Note», so a game may end far past its target;
+    tests/scoring/test_bounds.py tries the largest bets); a raise that would is not said.
     """
     sides = sorted({s % 2 for s in speakers})
     if len(sides) < 2:
@@ -404,7 +405,7 @@ def make_hand(
             rules.min_envite,
             prefix=prefix,
             allow_ordago=allow_ordago,
-            most=rules.stones_per_game,
+            most=3 * rules.stones_per_game,  # past a game too (004 «Note»)
         )
         if actions:
             bets[key] = actions

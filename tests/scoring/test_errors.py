@@ -944,12 +944,13 @@ MATCH = [
     ),
     case(
         "winner-past-the-limit",
-        lambda: record_games(EIGHT, [GameEntry((80, 10))]),
+        lambda: record_games(EIGHT, [GameEntry((10_039, 10))]),
         GameEntryError,
         "stones_above_limit",
         "Game 1",
-        "80",
-        "79",
+        "10039",
+        "10038",
+        "9999",
     ),
     case(
         "stones-past-a-32-bit-column",
@@ -957,16 +958,37 @@ MATCH = [
         GameEntryError,
         "stones_above_limit",
         "2147483648",
-        "79",
+        "10038",
     ),
     case(
-        "a-hand-past-the-limit",
-        lambda: run({"hands": [{"cards": DEAL, "bets": {"grande": ["envido 99", "quiero"]}}]}),
+        "totals-past-the-limit",
+        lambda: run({"start": [39, 0], "hands": [{"totals": {"mano": 10_000, "postre": 3}}]}),
         GameEntryError,
         "stones_above_limit",
         "Hand 1",
-        "99",
-        "79",
+        "10039",
+        "10038",
+    ),
+    case(
+        "a-bet-past-what-can-be-recorded",
+        lambda: run(
+            {"hands": [{"cards": DEAL, "bets": {"grande": ["envido 9999", "9 más", "quiero"]}}]}
+        ),
+        BettingError,
+        "bet_above_limit",
+        "Hand 1",
+        "10008",
+        "9999",
+    ),
+    case(
+        "lance-points-past-what-can-be-recorded",
+        lambda: run(
+            {"hand": {"lances": {"grande": {"to": "mano", "how": "querido", "stones": 10_000}}}}
+        ),
+        DeclarationError,
+        "lance_stones_above_limit",
+        "10000",
+        "9999",
     ),
     case(
         "both-at-40-in-json",

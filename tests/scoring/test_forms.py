@@ -34,6 +34,7 @@ from scoring import (
 )
 from scoring.match import playing
 from tests.scoring import forms_model as model
+from tests.scoring.spanish import check_spanish
 from tests.scoring.test_properties import mutated, only_scoring_errors
 
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -393,6 +394,50 @@ def test_a_table_that_does_not_fit_the_form_is_refused(options, code):
     with pytest.raises(RuleSetError) as error:
         RuleSet.from_dict(options)
     assert error.value.code == code
+
+
+@pytest.mark.parametrize("form", ["trios", "individual", "frances"])
+def test_the_tio_perete_is_refused_where_no_pair_scores_it(form):
+    # 000 «Named hands»: a point for the player who shows 4-5-6-7, counted for a pair; the
+    # other forms count no such stone, so the option would be taken and mean nothing
+    with pytest.raises(RuleSetError) as error:
+        RuleSet.from_dict({"form": form, "tio_perete": True})
+    assert error.value.code == "tio_perete_form"
+    assert error.value.message.startswith("The tío Perete (tio_perete) is counted only between")
+    check_spanish(error.value)
+    assert RuleSet.from_dict({"form": form, "tio_perete": False}).tio_perete is False
+    assert RuleSet.from_dict({"tio_perete": True}).tio_perete is True  # pairs
+
+
+@pytest.mark.parametrize("form", ["pairs", "trios", "individual"])
+@pytest.mark.parametrize("chips", [10, 20])
+def test_chips_are_refused_where_nobody_counts_chips(form, chips):
+    # 001 «Mus francés»: «cada jugador empezará con 10 o 20 fichas»; no other form has chips
+    with pytest.raises(RuleSetError) as error:
+        RuleSet.from_dict({"form": form, "chips": chips})
+    assert error.value.code == "chips_form"
+    assert error.value.params["value"] == chips
+    check_spanish(error.value)
+    assert "chips" not in RuleSet.from_dict({"form": form}).as_dict()
+    frances = RuleSet.from_dict({"form": "frances", "chips": chips})
+    assert frances.chips == chips and frances.as_dict()["chips"] == chips
+    assert RuleSet.from_dict(frances.as_dict()) == frances
+    assert RuleSet(form=Form.FRANCES).chips == 20  # the form's usual
+
+
+def test_a_tio_perete_declared_in_another_form_is_refused():
+    rules = {"form": "individual", "players": 4}
+    declarations = {
+        "pares": ["none"] * 4,
+        "juego": ["none"] * 4,
+        "punto": [20, 21, 22, 23],
+        "winners": {"grande": 0, "chica": 1},
+        "perete": [1],
+    }
+    with pytest.raises(ScoringError) as error:
+        run({"rules": rules, "hand": {"declarations": declarations}})
+    assert error.value.code == "perete_form"
+    check_spanish(error.value)
 
 
 def test_the_seat_count_must_fit_the_form():

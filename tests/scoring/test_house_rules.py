@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import RuleSet, RuleSetError, ScoringError, run
+from scoring import EntryAfterEnd, RuleSet, RuleSetError, ScoringError, run
+from tests.scoring.spanish import check_spanish
 
 
 def deal(postre: str) -> list[str]:
@@ -88,6 +89,62 @@ def test_the_tio_perete_stands_after_an_accepted_ordago():
     assert result["hand"]["events"] == [
         {"lance": "perete", "pair": "postre", "stones": 1, "kind": "perete"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("grande", "chica"),
+    [
+        (["envido", "quiero"], None),  # accepted: it would have been counted for nobody
+        (["envido", "no quiero"], None),  # refused: its deje too
+        (["paso", "paso", "paso", "paso"], ["órdago", "quiero"]),
+    ],
+)
+def test_nothing_is_bet_after_the_tio_perete_won_the_game(grande, chica):
+    # 000: the tío Perete is shown «before starting to play», so it is counted first, and the
+    # first pair to reach the target wins there and then (001, 004): at 39 the pareja B (the
+    # second seat holds 4-5-6-7) won before any lance, as after a deje that wins the game
+    bets = {"grande": grande} | ({"chica": chica} if chica else {})
+    request = {
+        "rules": {"tio_perete": True},
+        "start": {"A": 0, "B": 39},
+        "hands": [{"cards": PERETE, "bets": bets}],
+    }
+    with pytest.raises(EntryAfterEnd) as error:
+        run(request)
+    assert error.value.code == "bet_after_perete_won"
+    later = "chica" if chica else "grande"
+    assert error.value.message == (
+        f"Hand 1: The tío Perete's stone reached 40 and won the game before any lance was "
+        f"played: nothing can be bet in {later}."
+    )
+    check_spanish(error.value)
+    # the same hand without a bet wins the game 0-40 for the pareja B
+    request["hands"] = [{"cards": PERETE, "bets": {"grande": ["paso"] * 4}}]
+    assert run(request)["match"]["games"][0]["stones"] == {"A": 0, "B": 40}
+
+
+def test_nothing_is_written_as_bet_after_the_tio_perete_won_the_game():
+    declared = {
+        "pares": ["none", "none", "par", "medias"],
+        "juego": [31, "none", "none", 31],
+        "perete": [1],
+    }
+    lances = {
+        "grande": {"to": "mano", "how": "paso"},
+        "chica": {"to": "postre", "how": "querido", "stones": 2},
+        "pares": {"to": "postre", "how": "paso", "bonus": 2},
+        "juego": {"to": "mano", "how": "paso", "bonus": 3},
+    }
+    request = {
+        "rules": {"tio_perete": True},
+        "start": {"A": 0, "B": 39},
+        "hands": [{"lances": lances, "declarations": declared}],
+    }
+    with pytest.raises(EntryAfterEnd) as error:
+        run(request)
+    assert error.value.code == "bet_after_perete_won"
+    lances["chica"] = {"to": "postre", "how": "paso"}
+    assert run(request)["match"]["games"][0]["winner"] == "B"
 
 
 def test_a_declared_tio_perete_must_be_played_and_held():

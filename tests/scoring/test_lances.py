@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring import DeclarationError, EntryAfterEnd, GameEntryError, RuleSet, run
 from scoring.errors import ScoringError
+from tests.scoring.spanish import check_spanish
 
 SIDES = ("mano", "postre")
 
@@ -22,6 +23,8 @@ PAPER = {
     "pares": {"to": "postre", "how": "paso", "bonus": 4},
     "juego": {"to": "mano", "how": "paso", "bonus": 5},
 }
+#: an órdago accepted in chica, taken by the pareja mano
+PAPER_ORDAGO = {"to": "mano", "how": "ordago"}
 #: cards that agree with PAPER
 PAPER_CARDS = [
     "Ro Co 7o 4o",  # mano: 31 (10+10+7+4), no pares
@@ -157,11 +160,36 @@ def test_lances_after_an_accepted_ordago_are_refused():
     assert error.code == "lance_after_ordago"
 
 
+def test_totals_written_on_a_sheet_ended_by_an_ordago_are_what_it_counted():
+    # 003: an accepted órdago wins "without considering any other bids made before", and the
+    # dejes already scored stand: a sheet ended by one counts its dejes, and its totals must
+    # say so like any other sheet's
+    hand = {"grande": {"to": "mano", "how": "deje", "stones": 2}, "chica": PAPER_ORDAGO}
+    ok = score({"lances": hand, "totals": {"mano": 2, "postre": 0}})
+    assert ok["stones"] == {"mano": 2, "postre": 0} and ok["ordago"]["lance"] == "chica"
+    error = refused({"lances": hand, "totals": {"mano": 1, "postre": 0}})
+    assert error.code == "total_not_sum_ordago"
+    assert error.message == (
+        "Pareja mano has 1 written as its total, but the hand ended by the órdago in chica "
+        "gives it 2 (the dejes before the órdago; nothing else counts)."
+    )
+    check_spanish(error)
+    # an accepted bet before the órdago never reaches the count: it is not in the totals
+    querido = {"grande": {"to": "postre", "how": "querido", "stones": 5}, "chica": PAPER_ORDAGO}
+    assert refused({"lances": querido, "totals": {"mano": 0, "postre": 5}}).code == (
+        "total_not_sum_ordago"
+    )
+    assert score({"lances": querido, "totals": {"mano": 0, "postre": 0}})["events"] == []
+
+
 def test_totals_alone_are_checked_for_possibility():
     assert score({"totals": {"mano": 7, "postre": 3}})["stones"] == {"mano": 7, "postre": 3}
     assert refused({"totals": {"mano": 1, "postre": 1}}).code == "totals_too_few"
     assert refused({"totals": {"mano": -1, "postre": 5}}).code == "total_value"
-    assert refused({"totals": {"mano": 400, "postre": 5}}).code == "total_too_many"
+    # a bet has no ceiling in the sources (004 «Note»): 400 can be one hand's; four lances won
+    # with the largest bet recorded (9999) and every bonus is the most
+    assert score({"totals": {"mano": 400, "postre": 5}})["stones"] == {"mano": 400, "postre": 5}
+    assert refused({"totals": {"mano": 40_009, "postre": 5}}).code == "total_too_many"
 
 
 def test_totals_alone_cannot_say_who_reached_the_target_first():

@@ -567,13 +567,16 @@ MAX_HANDS = 5000
 def as_played(state: MatchState, rules: RuleSet, hand: GeneratedHand) -> dict:
     """The hand's JSON as a table can have played it from ``state``: a deje that reaches the
     target wins the game there and then (004: the "non" is counted at once), so nothing is bet
-    in the lances after it; their bets are left out."""
+    in the lances after it; their bets are left out. The tío Perete is counted before every
+    lance (000: shown «before starting to play»): when it wins the game, nothing is bet."""
     stones = list(state.stones)
     if rules.tio_perete:
         for seat, cards in enumerate(hand.deal):
             if sorted(c.rank for c in cards) == [4, 5, 6, 7]:
                 stones[state.team_of_side(seat % 2)] += 1
-    if max(stones) >= rules.stones_per_game or not rules.dejes:
+    if max(stones) >= rules.stones_per_game:
+        return {**hand.json, "bets": {}}
+    if not rules.dejes:
         return hand.json
     for index, expect in enumerate(hand.expects):
         if expect is None or expect.outcome != "no_querido":
@@ -914,8 +917,9 @@ def valid_requests(draw) -> dict:
             if not state.finished:
                 try:
                     state, _ = apply_hand(state, hand_from_json(one, rules))
-                except EntryAfterEnd as error:  # a later lance bet after a deje won the game:
-                    assert error.code == "bet_after_game_won"  # no table plays that hand
+                except EntryAfterEnd as error:  # a bet after a deje (or the tío Perete) won
+                    # the game: no table plays that hand
+                    assert error.code in ("bet_after_game_won", "bet_after_perete_won")
                     break
                 played.append(one)
         assume(played)

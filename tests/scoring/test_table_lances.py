@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scoring import Form, MatchState, RuleSet, ScoringError, apply_hand, hand_from_json, run
 from tests.scoring import forms_model as model
+from tests.scoring.spanish import check_spanish
 from tests.scoring.test_properties import mutated, only_scoring_errors
 
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -64,15 +65,11 @@ def test_the_paper_entry_scores_what_the_rules_count(case, given_with):
     elif given_with == "declarations":
         entry["declarations"] = model.declared(rules, hand)
     totals = model.side_totals(rules, hand)
-    if totals is not None:
-        entry["totals"] = (
-            {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
-        )
+    entry["totals"] = {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
     result = _score(rules, entry)
     assert _events(result) == _model_events(rules, hand)
-    if totals is not None:
-        stones = result["stones"]
-        assert (list(stones.values()) if isinstance(stones, dict) else stones) == totals
+    stones = result["stones"]
+    assert (list(stones.values()) if isinstance(stones, dict) else stones) == totals
 
 
 @SETTINGS
@@ -95,14 +92,16 @@ def test_a_bonus_the_cards_do_not_give_is_refused(case, off, data):
 def test_a_wrong_total_is_refused_for_the_side_it_names(case, off, data):
     rules, hand = case
     totals = model.side_totals(rules, hand)
-    if totals is None:
-        return
     side = data.draw(st.integers(0, len(totals) - 1))
     totals[side] += off
     written = {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
     error = _refused(rules, {"lances": _paper(rules, hand), "totals": written})
-    assert error.code == "total_not_sum_table"
-    assert error.params["parts"] == totals[side] - off
+    if model.classic_events(rules, hand)[1] is None:
+        assert error.code == "total_not_sum_table"
+        assert error.params["parts"] == totals[side] - off
+    else:  # an accepted órdago ended it: its dejes alone were counted, and the message says so
+        assert error.code == "total_not_sum_ordago_table"
+        assert error.params["counted"] == totals[side] - off
 
 
 def _possible_bonuses(values: tuple[int, ...], holders: int) -> set[int]:
@@ -233,6 +232,36 @@ def test_individual_totals_alone_are_a_list_in_seat_order():
     assert _refused(rules, {"lances": {"grande": {"to": 5}}}).code == "lance_to_seat"
 
 
+def test_individual_totals_pay_four_players_at_the_most():
+    # 000 «Every hand consists of four rounds», 001: each lance goes to one player (en paso
+    # the best hand, a refused bet the one who bet, an accepted one the best hand in it), and
+    # its deje and bonus with it: four lances pay four players at the most
+    rules = RuleSet(form=Form.INDIVIDUAL, players=6)
+    assert _score(rules, {"totals": [1, 0, 1, 1, 3, 0]})["stones"] == [1, 0, 1, 1, 3, 0]
+    error = _refused(rules, {"totals": [1, 1, 1, 1, 1, 1]})
+    assert error.code == "totals_too_many_players"
+    assert error.message == (
+        "The totals give stones to 6 players, but a hand pays 4 at the most: each lance "
+        "(grande, chica, pares, juego or punto) goes to one player, with its deje and its bonus."
+    )
+    check_spanish(error)
+
+
+@SETTINGS
+@given(st.integers(2, 6).flatmap(lambda n: st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+def test_individual_totals_are_refused_exactly_when_more_than_four_players_score(totals):
+    rules = RuleSet(form=Form.INDIVIDUAL, players=len(totals))
+    scorers = sum(1 for total in totals if total)
+    try:
+        _score(rules, {"totals": totals})
+    except ScoringError as error:
+        assert (error.code == "totals_too_many_players") is (scorers > 4), error.code
+        if scorers > 4:
+            assert error.params["count"] == scorers
+    else:
+        assert scorers <= 4
+
+
 def test_individual_totals_that_end_the_game_for_two_players_are_refused():
     rules = RuleSet(form=Form.INDIVIDUAL, players=3, stones_per_game=10)
     state = MatchState.start(rules)
@@ -277,10 +306,9 @@ def test_any_broken_paper_entry_raises_only_the_engines_error(form, data):
     else:
         entry = {"lances": model.paper(rules, hand), "cards": hand.json["cards"]}
         totals = model.side_totals(rules, hand)
-        if totals is not None:
-            entry["totals"] = (
-                {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
-            )
+        entry["totals"] = (
+            {"mano": totals[0], "postre": totals[1]} if model.two_sides(rules) else totals
+        )
     request = data.draw(
         st.sampled_from(
             [

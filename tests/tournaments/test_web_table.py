@@ -232,13 +232,13 @@ def test_an_impossible_score_is_explained_and_the_input_kept(client, match):
     assert not ResultSubmission.objects.exists()
 
 
-@pytest.mark.parametrize("won", ["80", "140", "2147483648", "9" * 5000])
+@pytest.mark.parametrize("won", ["10039", "2147483648", "9" * 5000])
 def test_stones_past_what_a_game_can_end_with_are_refused_naming_the_limit(client, match, won):
     response = client.post(url("table-submit", match), games_form("a", [(won, 10), (40, 0)]))
 
     assert response.status_code == 400
     page = text(response)
-    assert "El ganador acaba como mucho con 79" in page  # a pareja or a trío
+    assert "El ganador acaba como mucho con 10038" in page  # a pareja or a trío
     assert not ResultSubmission.objects.exists()
 
 
@@ -251,15 +251,19 @@ def test_stones_that_are_not_a_plain_number_are_refused(client, match, typed):
 
 def test_the_quick_entry_knows_the_limit_and_the_score_worth_a_question(client, match):
     page = text(client.get(url("table", match)))
-    assert 'data-max="79" data-usual="50"' in page
-    assert 'max="79"' in page and 'max="999"' not in page
+    assert 'data-max="10038" data-usual="50"' in page
+    assert 'max="10038"' in page and 'max="999"' not in page
     assert "Seguro que es as" in page  # the question static/js/table.js asks (JSON-escaped)
 
 
 def test_a_rare_but_possible_score_is_accepted(client, match):
-    response = client.post(url("table-submit", match), games_form("a", [(79, 39), (52, 0)]))
+    # a big deje or envite at the end of a game: a bet has no ceiling (004 «Note»)
+    response = client.post(url("table-submit", match), games_form("a", [(79, 39), (140, 0)]))
     assert response.status_code == 302
-    assert ResultSubmission.objects.get().payload["games"][0] == {"stones": [79, 39]}
+    assert ResultSubmission.objects.get().payload["games"] == [
+        {"stones": [79, 39]},
+        {"stones": [140, 0]},
+    ]
 
 
 def test_an_unfinished_match_is_explained(client, match):

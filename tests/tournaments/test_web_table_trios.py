@@ -85,7 +85,7 @@ def test_a_trios_hand_with_a_mistake_keeps_what_was_typed_and_stores_nothing(cli
 
 def test_lance_points_are_offered_for_trios_only_when_the_engine_reads_them(client, match):
     page = client.get(hands_url(match)).content.decode()
-    offered = _points_mode({"form": "trios", "players": 6, "chips": 20})
+    offered = _points_mode({"form": "trios", "players": 6})
     assert ('id="t-points"' in page) is offered
     assert _points_mode({"kings": 8}) is True
 

@@ -130,6 +130,10 @@ def test_untouched_house_rules_leave_the_preset_alone(client_org, club):
             {"real_31": "sota_of_suit", "real_31_suit": "copas", "entrant_kind": "frances"},
             "31 real según el palo de sus cartas",
         ),
+        (
+            {"tio_perete": "on", "entrant_kind": "trios"},
+            "El tío Perete (tio_perete) solo se cuenta entre dos parejas",
+        ),
     ],
 )
 def test_a_combination_the_engine_refuses_shows_its_error_and_saves_nothing(

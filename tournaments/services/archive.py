@@ -50,6 +50,7 @@ from django.db import DataError, IntegrityError, models, transaction
 from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Forbidden, Invalid
+from scoring import Form
 from scoring.messages import Term
 from tournaments.archive import (
     FIELDS,
@@ -80,6 +81,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
+from tournaments.selectors.rounds import rule_form
 from tournaments.services.base import User
 from tournaments.services.standings import standings_refresh
 
@@ -451,6 +453,10 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         ends_on=parse_date(row["ends_on"]),
         **{f: row[f] for f in _TOURNAMENT_COPIED},
     )
+    if rule_form(tournament) is not Form.PAIRS:
+        # the tío Perete is counted between two pairs only (scoring refuses it in another
+        # form): an archive exported before migration 0007 may have it on, never counted
+        tournament.tio_perete = False
     _checked(tournament, where)
     tournament.save()
     Tournament.objects.filter(pk=tournament.pk).update(created_at=parse_datetime(row["created_at"]))

@@ -32,8 +32,10 @@ from tournaments.selectors.rounds import FORM_OF_ENTRANT_KIND
 
 SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
 
-# A game as "40-32" (A first); an en dash, a colon or spaces around the dash are fine too.
-GAME_RE = re.compile(r"^\s*(\d{1,3})\s*[-–—:/]\s*(\d{1,3})\s*$")
+# A game as "40-32" (A first); an en dash, a colon or spaces around the dash are fine too. The
+# engine says which stones a game can end with (a bet has no ceiling, so a game may end in four
+# or five digits: scoring.RuleSet.max_game_stones); the pattern only reads numbers.
+GAME_RE = re.compile(r"^\s*(\d{1,12})\s*[-–—:/]\s*(\d{1,12})\s*$")
 
 
 def new_key() -> str:
@@ -108,6 +110,7 @@ HOUSE_RULES = (
 RULE_ERROR_FIELD = {
     "real_31": "real_31",
     "real_31_form": "real_31",
+    "tio_perete_form": "tio_perete",
     "real_31_suit": "real_31_suit",
     "real_31_suit_unused": "real_31_suit",
     "min_envite": "min_envite",
