@@ -21,8 +21,11 @@ keepalive = 5
 # A worker is replaced after this many requests: a slow leak never becomes an outage.
 max_requests = 5000
 max_requests_jitter = 500
-# Behind a proxy on the same machine (nginx, caddy) that sets X-Forwarded-For/-Proto.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Behind a proxy (nginx, caddy) that sets X-Forwarded-For/-Proto: the same proxies the
+# application trusts (TRUSTED_PROXIES, config.security.client_address), unless told apart.
+forwarded_allow_ips = (
+    os.environ.get("FORWARDED_ALLOW_IPS") or os.environ.get("TRUSTED_PROXIES") or "127.0.0.1,::1"
+)
 # gunicorn's own control socket goes with the stack's other run files, not into $HOME.
 control_socket = os.path.join(os.environ.get("AMARRAKO_RUN_DIR", "/tmp"), "gunicorn.ctl")
 accesslog = "-"
