@@ -393,21 +393,20 @@ BENCHMARK_VIEWS = env_bool("BENCHMARK_VIEWS")
 # --- Logging --------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
-# "json" (one object per line, what scripts/prod sets) or "text" (for a terminal).
+# "json" (one object per line, what scripts/prod sets) or "text" (for a terminal); either way
+# every line's time is UTC, ISO 8601 with its offset, and names its request (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use 'json' or 'text'")
+# LOGGING, and Python's warnings through it (a library's warning is a record like any other).
+LOGGING_CONFIG = "config.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "config.request_id.RequestIdFilter"}},
     "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "format": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(process)d %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
+        "text": {"()": "config.logs.TextFormatter"},
+        "json": {"()": "config.logs.JsonFormatter"},
     },
     "handlers": {
         "console": {

@@ -3,10 +3,30 @@
 Threaded workers (gthread): a phone on bad Wi-Fi holds a connection for seconds while it sends
 a few hundred bytes, and a thread waiting on it costs little; several processes use the cores.
 Every value can be changed from the environment without editing this file.
+
+Its log lines (the server's own and the access log) have the shape of the application's
+(config/logs.py: UTC time, the request id, a JSON encoder).
 """
 
+import importlib.util
 import multiprocessing
 import os
+from pathlib import Path
+
+from gunicorn import glogging
+
+
+def _load_logs():
+    """config/logs.py by its path: the master must not import the ``config`` package, which
+    loads Django's settings and the Celery app (and would keep them over a reload)."""
+    path = Path(__file__).resolve().parent.parent / "config" / "logs.py"
+    spec = importlib.util.spec_from_file_location("amarrako_logs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+logs = _load_logs()
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
@@ -31,11 +51,61 @@ control_socket = os.path.join(os.environ.get("AMARRAKO_RUN_DIR", "/tmp"), "gunic
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-access_log_format = (
-    '{"time": "%(t)s", "logger": "gunicorn.access", "request_id": "%({x-request-id}o)s", '
-    '"method": "%(m)s", "path": "%(U)s", "status": %(s)s, "bytes": "%(B)s", '
-    '"duration_ms": %(M)s, "remote": "%(h)s"}'
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger with an access log of fields, not of a format string: gunicorn's
+    ``access_log_format`` pasted the path into the line as it came (``GET /x%0Ay`` split a
+    record over two lines, ``/a%22b%5Cc`` made it invalid JSON); the formatter encodes these
+    fields with a JSON encoder (``LOG_FORMAT=json``) or escapes them (text)."""
+
+    def access(self, resp, req, environ, request_time):
+        if not self.access_log_enabled:
+            return
+        status = resp.status
+        if isinstance(status, str):
+            status = status.split(None, 1)[0]
+        status = int(status) if str(status).isdigit() else status
+        headers = resp.headers.items() if hasattr(resp.headers, "items") else resp.headers
+        request_id = next((v for k, v in headers if k.lower() == "x-request-id"), "-")
+        method = environ.get("REQUEST_METHOD", "-")
+        path = environ.get("PATH_INFO", "")
+        fields = {
+            "request_id": request_id,
+            "method": method,
+            "path": path,
+            "status": status,
+            "bytes": getattr(resp, "sent", None),
+            "duration_ms": round(request_time.total_seconds() * 1000, 1),
+            "remote": environ.get("REMOTE_ADDR", "-"),
+        }
+        try:
+            self.access_log.info("%s %s %s", method, logs.printable(path), status, extra=fields)
+        except Exception:
+            self.exception("could not log a request")
+
+
+logger_class = Logger
+_formatter = (
+    logs.JsonFormatter if os.environ.get("LOG_FORMAT", "text") == "json" else logs.TextFormatter
 )
+# The server's own lines (start, worker exits, timeouts) and the access log, in the same shape
+# as the application's.
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"()": _formatter}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": "INFO"},
+    "loggers": {
+        "gunicorn.error": {
+            "handlers": ["console"],
+            "level": loglevel.upper(),
+            "propagate": False,
+        },
+        "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
+}
 
 
 def post_worker_init(worker):
@@ -45,32 +115,3 @@ def post_worker_init(worker):
     from config.warmup import warm
 
     warm(worker)
-
-
-if os.environ.get("LOG_FORMAT", "text") == "json":
-    # The server's own lines (start, worker exits, timeouts) in the same JSON as the app's.
-    logconfig_dict = {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {
-            "json": {
-                "()": "pythonjsonlogger.json.JsonFormatter",
-                "format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
-                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-            },
-            "access": {"format": "%(message)s"},
-        },
-        "handlers": {
-            "error": {"class": "logging.StreamHandler", "formatter": "json"},
-            "access": {"class": "logging.StreamHandler", "formatter": "access"},
-        },
-        "root": {"handlers": ["error"], "level": "INFO"},
-        "loggers": {
-            "gunicorn.error": {
-                "handlers": ["error"],
-                "level": loglevel.upper(),
-                "propagate": False,
-            },
-            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
-        },
-    }
