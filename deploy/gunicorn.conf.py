@@ -5,12 +5,15 @@ a few hundred bytes, and a thread waiting on it costs little; several processes 
 Every value can be changed from the environment without editing this file.
 
 Its log lines (the server's own and the access log) have the shape of the application's
-(config/logs.py: UTC time, the request id, a JSON encoder).
+(config/logs.py: UTC time, the request id, a JSON encoder). A worker dies with its master
+(``post_fork``), so a crashed master's workers never keep the port from the next one.
 """
 
+import ctypes
 import importlib.util
 import multiprocessing
 import os
+import signal
 from pathlib import Path
 
 from gunicorn import glogging
@@ -106,6 +109,22 @@ logconfig_dict = {
         "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+
+def post_fork(server, worker):
+    """The worker dies with its master (Linux: PR_SET_PDEATHSIG). A SIGKILLed master left its
+    workers finishing their connections for up to ``graceful_timeout`` with the listening
+    socket still open, and each new master supervisord started failed with "Connection in
+    use" (the phones were refused for a minute). A crashed master's requests in flight are
+    lost either way; the phones send them again with the same Idempotency-Key."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux: the workers leave when they see it
+        return
+    pr_set_pdeathsig = 1
+    prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server.pid:  # the master died before the signal was armed
+        os._exit(1)
 
 
 def post_worker_init(worker):
