@@ -74,6 +74,13 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+def _kill_session(sid: int) -> None:
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[3]) == sid:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
 @pytest.fixture
 def stack(tmp_path, django_db_setup):
     if shutil.which("redis-server") is None:
@@ -128,10 +135,12 @@ def stack(tmp_path, django_db_setup):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
             try:
-                process.wait(timeout=60)  # supervisord waits up to 60 s for a task to finish
+                process.wait(timeout=120)  # supervisord waits up to 60 s for a task to finish
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+            _kill_session(process.pid)  # what a killed supervisord left (each program has a
+            # process group of its own, but stays in the session scripts/prod started)
         if redis is not None:
             redis.kill()
             redis.wait()
