@@ -36,6 +36,14 @@ What it does (benchmarks/stack.py starts the stack):
 
 It prints the figures and one JSON line (``SOAK {...}``), and exits 1 when a check fails.
 Beat reconciles every ``--reconcile`` seconds (30 here; production's default is 60).
+
+SIGTERM (or Ctrl-C) stops it cleanly: the stack, its ``redis-server`` and its database are
+removed before it exits (tests/test_soak.py relies on it when its bound runs out).
+
+Its waits are bounds against a hang, far above what the work takes on a slow machine, except
+one, which is a claim checked: the standings served as computed within ``STANDINGS_DEADLINE``
+(60 s) of the end of the last fault (the README's figure; beat reconciles every 5 s in the
+small soak, and they took under 10 s here).
 """
 
 from __future__ import annotations
@@ -44,9 +52,11 @@ import argparse
 import json
 import os
 import random
+import signal
 import sys
 import threading
 import time
+import traceback
 import uuid
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -58,7 +68,12 @@ from stack import ROOT, Down, Http, Organizer, Stack  # noqa: E402
 
 STANDINGS_DEADLINE = 60.0
 LAST = 1.0  # a fault's share meaning "while the round's last result goes in"
-PHONE_PATIENCE = 240.0  # a phone gives up a write after this long without an answer
+# A phone gives up a write after this long without an answer: a bound against a hang (the
+# longest outage the soak makes is Redis's, 30 s; a killed web server is back in seconds).
+PHONE_PATIENCE = 240.0
+# The knockout's next stage appears by itself (the worker, or beat's reconciliation after the
+# Redis outage): seconds, here; this is a bound against a hang.
+NEXT_STAGE_PATIENCE = 300.0
 
 
 # --- What the phones send and what they saw ----------------------------------------------------
@@ -319,7 +334,7 @@ def play_round(
     if held is not None:
         injected = threading.Event()
         faults.run(last_fault, injected)
-        injected.wait(120)
+        injected.wait(PHONE_PATIENCE)  # the fault has hit once its process is dead: at once
         held.play(stack.base, record, rng, 0)
         tables.append(held)
     org.call("POST", f"rounds/{round_id}/close")
@@ -554,7 +569,7 @@ def main() -> int:
                 break
             t0 = time.time()
             rnd = None
-            while rnd is None and time.time() - t0 < 180:
+            while rnd is None and time.time() - t0 < NEXT_STAGE_PATIENCE:
                 drafts = [r for r in org.call("GET", f"phases/{knockout['id']}")["rounds"]
                           if r["status"] == "draft"]  # fmt: skip
                 rnd = drafts[0] if drafts else None
@@ -611,5 +626,24 @@ def main() -> int:
     return 1 if figures["failures"] else 0
 
 
+def _terminate(signum, _frame) -> None:
+    """SIGTERM: leave through ``with stack`` (which stops the stack, its redis-server, and drops
+    its database), once: a second SIGTERM during that is ignored."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = main()
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    except BaseException:  # the stack is cleaned up by then (with stack); say what happened
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Not sys.exit: phone threads still retrying against the stack just stopped would keep the
+    # process alive for PHONE_PATIENCE; everything of the stack is already cleaned up.
+    os._exit(code)

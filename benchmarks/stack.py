@@ -32,6 +32,11 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+# Bounds against a hang, not measurements: far above what each step takes on a slow, loaded
+# machine (the stack's start, migrations included, took 20-35 s here and 71 s on a loaded
+# one; a restarted process is up in under 10 s), so that only a stuck stack trips them.
+START_PATIENCE = 600.0
+RESTART_PATIENCE = 180.0
 POSTGRES = os.environ.get("SOAK_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 USER, PASSWORD = "soak", "soak-organizer-password"
 
@@ -40,6 +45,16 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def kill_session(sid: int) -> None:
+    """SIGKILL every process left in session ``sid`` (scripts/prod starts one; supervisord puts
+    each program in a process group of its own, but they stay in its session)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == sid:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
 
 
 class Down(Exception):
@@ -201,11 +216,13 @@ class Stack:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        self.wait("/readyz answers 200", lambda: self.ready(), 120)
+        self.wait("/readyz answers 200", lambda: self.ready(), START_PATIENCE)
         self.wait(
-            "web, worker and beat RUNNING", lambda: self.ctl("status").count("RUNNING") == 3, 60
+            "web, worker and beat RUNNING",
+            lambda: self.ctl("status").count("RUNNING") == 3,
+            RESTART_PATIENCE,
         )
-        self.wait("the worker is ready", lambda: "ready." in self.log(), 60)
+        self.wait("the worker is ready", lambda: "ready." in self.log(), RESTART_PATIENCE)
         subprocess.run(
             [str(ROOT / ".venv/bin/python"), "manage.py", "createsuperuser", "--noinput",
              "--username", USER, "--email", "soak@example.org"],
@@ -218,10 +235,13 @@ class Stack:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
-                self.process.wait(timeout=60)
+                # supervisord lets a task finish (the worker's stopwaitsecs, 60 s)
+                self.process.wait(timeout=120)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        if self.process is not None:
+            kill_session(self.process.pid)  # what a killed supervisord left running
         self.redis_stop()
         if drop:
             with contextlib.suppress(psycopg.Error), self._admin() as conn:
@@ -285,7 +305,7 @@ class Stack:
             lambda: (
                 self.pid("worker") not in (0, old) and "RUNNING" in self.ctl("status", "worker")
             ),
-            60,
+            RESTART_PATIENCE,
         )
 
     def kill_web(self) -> None:
@@ -300,15 +320,16 @@ class Stack:
                 os.kill(pid, signal.SIGKILL)
 
     def wait_web(self) -> float:
-        return self.wait("the web server answers again", self.ready, 120)
+        return self.wait("the web server answers again", self.ready, RESTART_PATIENCE)
 
     def redis_start(self) -> None:
         self.redis_process = subprocess.Popen(
             ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
              "--save", "", "--appendonly", "no", "--dir", str(self.dir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=self.env,  # names the run's database: what is left of a run can be found
         )  # fmt: skip
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # ~50 ms here
         while time.monotonic() < deadline:
             with (
                 contextlib.suppress(OSError),

@@ -1,9 +1,12 @@
 """A request id on every log line, from the web request to the Celery tasks it queues.
 
 Responsible for: ``RequestIdMiddleware`` (takes ``X-Request-ID`` from the proxy when it is a
-sane token, else makes one, and answers with it), ``RequestIdFilter`` (puts it on every log
-record as ``request_id``), and the Celery signal handlers that carry it in a task's headers
-and restore it in the worker while the task runs. Outside a request it is "-".
+sane token, else makes one, keeps it on the request as ``request.request_id`` and answers with
+it), ``RequestIdFilter`` (puts it on every log record as ``request_id``: the request the
+record names, as Django's ``django.request`` warnings do after the middleware has returned,
+else the one being served), and the Celery signal handlers that carry it in a task's headers
+and restore it in the worker while the task runs. Outside a request it is "-". How a line
+shows it: ``config.logs``.
 
 Must not: log anything itself or hold any rule of the service.
 """
@@ -33,6 +36,7 @@ class RequestIdMiddleware:
     def __call__(self, request):
         given = request.headers.get(HEADER, "")
         request_id = given if _SANE.match(given) else uuid.uuid4().hex
+        request.request_id = request_id
         token = _current.set(request_id)
         try:
             response = self.get_response(request)
@@ -45,7 +49,8 @@ class RequestIdMiddleware:
 class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = _current.get()
+            about = getattr(getattr(record, "request", None), "request_id", None)
+            record.request_id = about or _current.get()
         return True
 
 

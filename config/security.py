@@ -6,21 +6,29 @@ Responsible for:
   (the secret link is the credential), so this is what stops another site's page from posting
   a result through a phone that has the link open. A request without an ``Origin`` header (a
   script, an old browser) is left to the other checks.
-- ``TableLinkThrottleMiddleware``: a client that asks for table links that do not exist (a 404
-  under ``/mesa/`` or ``/api/v1/table/``) more than ``TABLE_LINK_MISSES`` times in
-  ``TABLE_LINK_WINDOW`` seconds gets 429 for the rest of that window: a link's 32 random
-  characters cannot be guessed by trying. The count lives in the cache (Redis in production,
-  shared by every process); each process keeps what it last read of an address's count for
-  ``TABLE_LINK_MEMO`` seconds (2), so a round's phones, one venue's address, cost the cache one
+- ``TableLinkThrottleMiddleware``: a client that asks for more than ``TABLE_LINK_MISSES``
+  different table links that do not exist (a 404 under ``/mesa/``, ``/api/v1/table/``,
+  ``/mesa-frances/`` or ``/api/v1/frances-tables/link/``) in ``TABLE_LINK_WINDOW`` seconds gets
+  429 for every table link for the rest of that window: a link's 32 random characters cannot
+  be guessed by trying. A link counts once however often it is asked for: the phones of a
+  venue share one public address, and a stale QR code scanned by every phone at its table is
+  one link, where a guesser must try a new one each time. The counts live in the cache (Redis
+  in production, shared by every process); each process keeps what it last read of an
+  address's count for ``TABLE_LINK_MEMO`` seconds (2), so a round's phones cost the cache one
   read per process and memo period instead of one per request; a guesser gains at most that
   long per process, and a process's own misses count at once.
-- ``client_address``: the client's address, through the proxies the deployment trusts.
+- ``client_address``: the client's address, through the proxies the deployment trusts
+  (``TRUSTED_PROXIES``): the table-link throttle and the login lock-out (django-axes,
+  ``AXES_CLIENT_IP_CALLABLE``) count by it.
 
 Must not: decide who may do what (services and selectors do).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import ipaddress
 import logging
 import re
 import time
@@ -35,7 +43,8 @@ from config.views import error_response
 log = logging.getLogger(__name__)
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-TABLE_PATHS = re.compile(r"^/(mesa|api/v1/table)/")
+#: the table links (Mus's pages and API, Mus francés's); the group is the link's token
+TABLE_PATHS = re.compile(r"^/(?:mesa|api/v1/table|mesa-frances|api/v1/frances-tables/link)/([^/]*)")
 
 
 class TooManyMisses(DomainError):
@@ -44,12 +53,41 @@ class TooManyMisses(DomainError):
 
 
 def client_address(request) -> str:
-    """REMOTE_ADDR, or the address the trusted proxy in front of us saw (X-Forwarded-For)."""
+    """The address of the client: REMOTE_ADDR, or, when that is a trusted proxy
+    (``TRUSTED_PROXIES``: addresses or networks), the address the proxies saw: walking
+    X-Forwarded-For from its end, the first hop that is not a trusted proxy. What the client
+    wrote in that header itself stays on the left of what our proxies appended, so it is never
+    taken for the client's address."""
     remote = request.META.get("REMOTE_ADDR", "")
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if forwarded and remote in settings.TRUSTED_PROXIES:
-        return forwarded.split(",")[-1].strip() or remote
-    return remote
+    if not _trusted(remote):
+        return remote
+    hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    hops = [hop for hop in hops if hop]
+    for hop in reversed(hops):
+        if not _trusted(hop):
+            return hop[:64]
+    return hops[0][:64] if hops else remote
+
+
+def _trusted(address: str) -> bool:
+    exact, networks = _proxies(tuple(settings.TRUSTED_PROXIES))
+    if address in exact:
+        return True
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+@functools.lru_cache(maxsize=8)
+def _proxies(entries: tuple[str, ...]) -> tuple[frozenset[str], tuple]:
+    """TRUSTED_PROXIES parsed once: the plain addresses, and the networks (``10.0.0.0/8``)."""
+    exact = frozenset(entry for entry in entries if "/" not in entry)
+    networks = tuple(ipaddress.ip_network(entry, strict=False) for entry in entries if "/" in entry)
+    return exact, networks
 
 
 def _origin_allowed(request, origin: str) -> bool:
@@ -88,7 +126,8 @@ class TableLinkThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if not TABLE_PATHS.match(request.path_info):
+        link = TABLE_PATHS.match(request.path_info)
+        if link is None:
             return self.get_response(request)
         key = f"table-link-misses:{client_address(request)}"
         if _misses(key) >= settings.TABLE_LINK_MISSES:
@@ -106,7 +145,7 @@ class TableLinkThrottleMiddleware:
             return response
         response = self.get_response(request)
         if response.status_code == 404:
-            _count_miss(key)
+            _count_miss(key, link.group(1))
         return response
 
 
@@ -144,15 +183,22 @@ def _misses(key: str) -> int:
         return 0
 
 
-def _count_miss(key: str) -> None:
+def _count_miss(key: str, token: str) -> None:
+    """Count ``token`` among the address's missed links, once per window: a marker per link
+    (``cache.add`` succeeds only for the first miss of it), and the address's count of links
+    raised only when the marker is new."""
+    window = settings.TABLE_LINK_WINDOW
+    digest = hashlib.blake2b(token.encode(errors="replace"), digest_size=12).hexdigest()
     try:
-        if cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW):
+        if not cache.add(f"{key}:{digest}", 1, timeout=window):
+            return  # this link was already counted
+        if cache.add(key, 1, timeout=window):
             count = 1
         else:
             try:
                 count = cache.incr(key)
             except ValueError:  # expired in between
-                cache.add(key, 1, timeout=settings.TABLE_LINK_WINDOW)
+                cache.add(key, 1, timeout=window)
                 count = 1
         _remember(key, count)
     except Exception:

@@ -8,6 +8,7 @@ CI=true switches the defaults to the services CI provides (PostgreSQL and Redis 
 so a test run under CI cannot quietly fall back to SQLite or eager tasks.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -131,7 +132,11 @@ TEMPLATES = [
 ]
 
 # django-axes locks a user name from one address out after repeated failed logins (the site,
-# HTTP Basic and the API's token endpoint alike); a correct login resets the count.
+# HTTP Basic and the API's token endpoint alike); a correct login resets the count. Always the
+# pair user and address, never the user alone: else anybody's ten wrong passwords would lock the
+# real user out everywhere. The address is the client's, through the trusted proxies
+# (TRUSTED_PROXIES, config.security.client_address): behind the reverse proxy every request
+# comes from 127.0.0.1, and one address would again be everybody.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -139,6 +144,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = 0.25  # hours: the lock lifts by itself after 15 minutes
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.security.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.views.locked_out"
 AXES_VERBOSE = False
@@ -255,9 +261,19 @@ CONTENT_SECURITY_POLICY = {
 # unless this is on: a venue whose receiver is on its own LAN (and the tests' local servers).
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE")
 
-# The proxies whose X-Forwarded-For names the client (config.security.client_address).
+# The reverse proxies in front of gunicorn (addresses or networks): from them, X-Forwarded-For
+# names the client (config.security.client_address), whom the login lock-out and the table-link
+# throttle count. gunicorn trusts X-Forwarded-Proto from the same (deploy/gunicorn.conf.py).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES") or ["127.0.0.1", "::1"]
-# Table links that do not exist, tried by one address, before it waits (config.security).
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is neither an address nor a network (10.0.0.0/8)"
+        ) from None
+# Different table links that do not exist, tried by one address, before it waits
+# (config.security; a link asked for again does not count again).
 TABLE_LINK_MISSES = int(os.environ.get("TABLE_LINK_MISSES", "30"))
 TABLE_LINK_WINDOW = int(os.environ.get("TABLE_LINK_WINDOW", "600"))
 # Seconds a process trusts what it last read of an address's count (config/security.py).
@@ -385,21 +401,20 @@ BENCHMARK_VIEWS = env_bool("BENCHMARK_VIEWS")
 # --- Logging --------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
-# "json" (one object per line, what scripts/prod sets) or "text" (for a terminal).
+# "json" (one object per line, what scripts/prod sets) or "text" (for a terminal); either way
+# every line's time is UTC, ISO 8601 with its offset, and names its request (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use 'json' or 'text'")
+# LOGGING, and Python's warnings through it (a library's warning is a record like any other).
+LOGGING_CONFIG = "config.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "config.request_id.RequestIdFilter"}},
     "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "format": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(process)d %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
+        "text": {"()": "config.logs.TextFormatter"},
+        "json": {"()": "config.logs.JsonFormatter"},
     },
     "handlers": {
         "console": {

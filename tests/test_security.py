@@ -51,6 +51,67 @@ def test_hsts_is_sent_only_when_served_over_https():
     assert plain_http.stdout.strip() == "0", plain_http.stderr
 
 
+# --- Behind the reverse proxy ------------------------------------------------------------------
+# The proxy on the same machine connects from 127.0.0.1 and names the client in
+# X-Forwarded-For: what it appends is the address the login lock-out and the throttle count.
+
+TOKEN = "/api/v1/auth/token"
+
+
+def _behind_the_proxy(client_address: str) -> Client:
+    return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=client_address)
+
+
+def test_behind_the_proxy_wrong_passwords_lock_out_the_guesser_not_the_user(settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    UserFactory(username="ana", password="secreta-larga-1")
+    guesser, ana = _behind_the_proxy("203.0.113.7"), _behind_the_proxy("198.51.100.2")
+    for n in range(3):
+        wrong = {"username": "ana", "password": f"guess-{n}"}
+        guesser.post(TOKEN, wrong, content_type="application/json")
+
+    right = {"username": "ana", "password": "secreta-larga-1"}
+    locked = guesser.post(TOKEN, right, content_type="application/json")
+    api = ana.post(TOKEN, right, content_type="application/json")
+    site = ana.post("/accounts/login/", right)
+
+    assert locked.status_code == 429
+    assert locked.json()["error"]["code"] == "login_locked"
+    assert api.status_code == 200, api.content
+    assert site.status_code == 302 and "_auth_user_id" in ana.session
+
+
+def test_the_client_s_address_is_taken_from_trusted_proxies_only(settings, rf):
+    from config.security import client_address
+
+    settings.TRUSTED_PROXIES = ["127.0.0.1", "10.1.0.0/16"]
+
+    def seen(remote: str, forwarded: str | None = None) -> str:
+        extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded is not None else {}
+        return client_address(rf.get("/", REMOTE_ADDR=remote, **extra))
+
+    assert seen("127.0.0.1", "203.0.113.7") == "203.0.113.7"
+    # what the client wrote itself stays on the left of what the proxy appended
+    assert seen("127.0.0.1", "6.6.6.6, 203.0.113.7") == "203.0.113.7"
+    # two proxies of ours (a load balancer on 10.1.x.x, then the local one)
+    assert seen("127.0.0.1", "203.0.113.7, 10.1.2.3") == "203.0.113.7"
+    # a phone that is not a proxy cannot name another address
+    assert seen("192.168.1.20", "127.0.0.1") == "192.168.1.20"
+    assert seen("192.168.1.20") == "192.168.1.20"
+    assert seen("127.0.0.1") == "127.0.0.1"
+    assert seen("127.0.0.1", "") == "127.0.0.1"
+
+
+def test_behind_the_proxy_a_guesser_is_stopped_and_the_venue_is_not(settings, match):
+    settings.TABLE_LINK_MISSES = 3
+    guesser, venue = _behind_the_proxy("203.0.113.7"), _behind_the_proxy("198.51.100.2")
+    for n in range(3):
+        assert guesser.get(f"/api/v1/table/guess{n:04d}").status_code == 404
+
+    assert guesser.get(f"/api/v1/table/{match.token}").status_code == 429
+    assert venue.get(f"/api/v1/table/{match.token}").status_code == 200
+
+
 @pytest.fixture
 def match():
     tournament = TournamentFactory(status=Tournament.Status.RUNNING)
@@ -86,19 +147,44 @@ def test_a_table_write_posted_from_another_site_is_refused(match):
 
 
 def test_guessing_table_links_is_stopped_per_address(settings, match):
-    settings.TABLE_LINK_MISSES = 5
+    settings.TABLE_LINK_MISSES = 8
     guesser, other = Client(REMOTE_ADDR="10.0.0.5"), Client(REMOTE_ADDR="10.0.0.6")
-    for n in range(5):
+    # Every family of table link counts: Mus's pages and API, and Mus francés's.
+    for n in range(2):
         assert guesser.get(f"/mesa/guess{n:04d}/").status_code == 404
+        assert guesser.get(f"/api/v1/table/guess1{n:03d}").status_code == 404
+        assert guesser.get(f"/mesa-frances/guess2{n:03d}/").status_code == 404
+        assert guesser.get(f"/api/v1/frances-tables/link/guess3{n:03d}").status_code == 404
 
     page = guesser.get("/mesa/guess9999/")
     api = guesser.get("/api/v1/table/guess9999")
+    frances = guesser.get("/mesa-frances/guess9999/")
+    frances_api = guesser.get("/api/v1/frances-tables/link/guess9999")
     real = guesser.get(f"/mesa/{match.token}/")
 
-    assert page.status_code == api.status_code == real.status_code == 429
+    assert {page.status_code, api.status_code, real.status_code} == {429}
+    assert frances.status_code == frances_api.status_code == 429
     assert api.json()["error"]["code"] == "table_link_guessing"
+    assert frances_api.json()["error"]["code"] == "table_link_guessing"
     assert int(page["Retry-After"]) == settings.TABLE_LINK_WINDOW
     assert other.get(f"/mesa/{match.token}/").status_code == 200
+
+
+def test_one_stale_table_link_scanned_by_a_whole_venue_locks_nobody_out(settings, match):
+    # The phones of a bar share its one public address. A QR code left on a table from a
+    # tournament since deleted is scanned again and again, by every phone that sits there: it
+    # is one link that does not exist, not a guesser trying many.
+    settings.TABLE_LINK_MISSES = 5
+    venue = Client(REMOTE_ADDR="10.0.0.8")
+    for _ in range(40):
+        assert venue.get("/mesa/stale-link-of-last-week/").status_code == 404
+        assert venue.get("/mesa/stale-link-of-last-week/anotador/").status_code == 404
+    for _ in range(4):  # and a few more stale links, each scanned by several phones
+        for n in range(3):
+            assert venue.get(f"/api/v1/table/stale-{n}").status_code == 404
+
+    assert venue.get(f"/mesa/{match.token}/").status_code == 200
+    assert venue.get(f"/api/v1/table/{match.token}").status_code == 200
 
 
 def test_a_process_reads_an_address_count_once_per_memo_period(settings, match, monkeypatch):

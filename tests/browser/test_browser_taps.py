@@ -43,6 +43,11 @@ def said(lance: str, position: str, value: str) -> tuple:
     return ("said", lance, position, value)
 
 
+#: how long a check waits for the page (ms): Playwright's 5 s default once ran out on a loaded
+#: machine while the server counted a hand; a bound against a hang, not a measure (each hand
+#: is answered in tens of ms here)
+WAIT = 60_000
+
 PLUS = ("plus",)  # one stone more for the next envite of the lance where it is tapped
 SEND = ("send",)
 
@@ -145,28 +150,28 @@ def test_twenty_hands_in_few_taps(phone, live_server, screenshot):
 
     figures = []
     for number, (what, kind, expected, steps) in enumerate(HANDS, start=1):
-        expect(phone.locator("#t-hand h2")).to_have_text(f"Mano n.º {number}")
+        expect(phone.locator("#t-hand h2")).to_have_text(f"Mano n.º {number}", timeout=WAIT)
         before = int(phone.evaluate("sessionStorage.getItem('taps') || '0'"))
         for step in steps:
             if step == SEND and number == 16:
                 # grande's winner is not asked: the órdago accepted in chica ended the game
                 grande = phone.locator('.t-lance[data-lance="grande"]')
                 expect(grande.locator(".t-win-note")).to_have_text(
-                    "No cuenta: el órdago querido después acaba el juego."
+                    "No cuenta: el órdago querido después acaba el juego.", timeout=WAIT
                 )
-                expect(grande.locator(".t-win .t-seg")).to_be_hidden()
+                expect(grande.locator(".t-win .t-seg")).to_be_hidden(timeout=WAIT)
             locate(phone, step).tap()
         if number in (1, 5, 10, 13):
             phone.evaluate("window.scrollTo(0, 0)")
             screenshot(phone, f"table-taps-hand-{number}")
         # the page moves on to the next hand once the server has counted this one
-        expect(phone.locator("#t-last h2")).to_contain_text(f"Mano n.º {number}:")
+        expect(phone.locator("#t-last h2")).to_contain_text(f"Mano n.º {number}:", timeout=WAIT)
         counted = int(phone.evaluate("sessionStorage.getItem('taps') || '0'")) - before
         assert counted == len(steps) == expected, (what, counted, len(steps), expected)
         assert counted <= TARGET[kind], (what, kind, counted)
         figures.append((number, what, kind, counted))
         if number == 12:  # game 3 starts with A2, not A1 who would be next: the page says why
-            expect(phone.locator("#t-why-mano")).to_contain_text("Juego nuevo")
+            expect(phone.locator("#t-why-mano")).to_contain_text("Juego nuevo", timeout=WAIT)
             screenshot(phone, "table-taps-new-game-mano")
 
     assert HandEntry.objects.filter(match=match).count() == 20
