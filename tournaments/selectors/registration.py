@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, QuerySet
 
+from clubs.models import Pair
 from tournaments.models import Entry, IndividualEntry, Substitution, Tournament
 
 
@@ -25,7 +26,7 @@ def entry_list(*, tournament: Tournament, status: str | None = None) -> list[Ent
     tournament's draw made (``drawn``) are not registrations and are left out."""
     qs = (
         Entry.objects.filter(tournament=tournament, drawn=False)
-        .select_related("pair__player_one", "pair__player_two", "pair__club")
+        .select_related("pair__player_one", "pair__player_two", "pair__club", "player_three")
         .order_by(F("seed").asc(nulls_last=True), "registered_at", "id")
     )
     entries = list(qs)
@@ -75,6 +76,24 @@ def entries_of_players(
         for row in alone:
             found.setdefault(row.player_id, row)
     return found
+
+
+def entry_team_players(entry: Entry) -> list:
+    """The players of an entry that has a team name of its own, to show under that name
+    ("Los de la Txantrea": Ana Uno, Bea Dos); none for an entry its players name (a pair
+    without a name, a trio named by its three players). The caller loaded the players (and a
+    trio's ``player_three``)."""
+    pair = entry.pair
+    players = [pair.player_one, pair.player_two]
+    if entry.player_three_id is not None:
+        players.append(entry.player_three)
+    # a trio's row is named by its three players (cut to the column) unless it has a team name
+    named_by_players = " / ".join(str(p) for p in players)[
+        : Pair._meta.get_field("name").max_length
+    ]
+    if not pair.name or (entry.player_three_id is not None and pair.name == named_by_players):
+        return []
+    return players
 
 
 def entry_waiting_queue(*, tournament: Tournament) -> QuerySet[Entry]:
