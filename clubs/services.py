@@ -3,16 +3,19 @@
 Responsible for: every change to those rows, each in its own ``transaction.atomic()`` that
 re-reads what it changes under ``select_for_update()``, checks the caller's role through
 clubs.roles (the only permission checks), and raises config.errors classes with an English
-message that says what is wrong and how to fix it. Membership changes lock the peña's row
-first, so two owners demoting each other at the same moment cannot leave a peña without an
-owner.
+message that says what is wrong and how to fix it. A whole list of names (a tournament's pasted
+or imported field) goes through ``Roster``: the peña's players read once, each person found by
+licence or by name or planned, the pairs of those players read in one query, and what is new
+written with one bulk query per kind of row (the caller, a tournament's registration, checks
+the organizer's right). Membership changes lock the peña's row first, so two owners demoting
+each other at the same moment cannot leave a peña without an owner.
 
 Must not: decide a rule of Mus (rule-set values are validated by scoring.RuleSet through
 ``RuleSetPreset.rules()``, whose scoring.RuleSetError the API turns into a 400), read for
 display (clubs/selectors.py), or build HTTP responses.
 
 Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set
-such as "8 reyes a 40"), reyes, piedras.
+such as "8 reyes a 40"), reyes, piedras, licencia (a player's federation licence number).
 """
 
 from __future__ import annotations
