@@ -169,6 +169,8 @@ class Player(models.Model):
     last_name = models.CharField(_("apellidos"), max_length=120, blank=True)
     email = models.EmailField(_("correo"), blank=True)
     phone = models.CharField(_("teléfono"), max_length=40, blank=True)
+    #: the federation's licence number, when an imported list gives it (matched before the name)
+    licence = models.CharField(_("licencia"), max_length=32, blank=True, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

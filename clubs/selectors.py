@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.utils.text import slugify
 
 from clubs import roles
 from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
@@ -28,6 +29,24 @@ def club_get(*, club_id: int) -> Club:
     if club is None:
         raise NotFound("There is no peña {club_id}.", code="club_not_found", club_id=club_id)
     return club
+
+
+def clubs_named(*, names: list[str]) -> dict[str, Club]:
+    """The peñas a list names (a federation's file has a column of centres), one query for all:
+    each name maps to the peña whose slug is that name made a slug, or whose name is the same
+    ignoring case, accents and punctuation ("Peña Txoko", "pena txoko", "pena-txoko"). A name
+    no peña has is left out. A peña's name and slug are public."""
+    wanted = {name: slugify(name) for name in names if name.strip()}
+    if not wanted:
+        return {}
+    query = Q(slug__in=set(wanted.values()))
+    for name in set(wanted):
+        query |= Q(name__iexact=name)
+    by_slug: dict[str, Club] = {}
+    for club in Club.objects.filter(query).order_by("pk"):
+        by_slug.setdefault(club.slug, club)
+        by_slug.setdefault(slugify(club.name), club)
+    return {name: by_slug[slug] for name, slug in wanted.items() if slug and slug in by_slug}
 
 
 def club_list(*, search: str = "", user: User | None = None, mine: bool = False) -> QuerySet[Club]:

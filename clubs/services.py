@@ -3,20 +3,24 @@
 Responsible for: every change to those rows, each in its own ``transaction.atomic()`` that
 re-reads what it changes under ``select_for_update()``, checks the caller's role through
 clubs.roles (the only permission checks), and raises config.errors classes with an English
-message that says what is wrong and how to fix it. Membership changes lock the peña's row
-first, so two owners demoting each other at the same moment cannot leave a peña without an
-owner.
+message that says what is wrong and how to fix it. A whole list of names (a tournament's pasted
+or imported field) goes through ``Roster``: the peña's players read once, each person found by
+licence or by name or planned, the pairs of those players read in one query, and what is new
+written with one bulk query per kind of row (the caller, a tournament's registration, checks
+the organizer's right). Membership changes lock the peña's row first, so two owners demoting
+each other at the same moment cannot leave a peña without an owner.
 
 Must not: decide a rule of Mus (rule-set values are validated by scoring.RuleSet through
 ``RuleSetPreset.rules()``, whose scoring.RuleSetError the API turns into a 400), read for
 display (clubs/selectors.py), or build HTTP responses.
 
 Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set
-such as "8 reyes a 40"), reyes, piedras.
+such as "8 reyes a 40"), reyes, piedras, licencia (a player's federation licence number).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -596,38 +600,18 @@ def pair_get_or_create_from_names(*, club: Club, text: str) -> Pair:
     if two share it); otherwise a player is created in the peña. An existing pair of the same
     two players in the peña, in either order, is returned instead of a new one.
 
-    The caller checks permissions (registration pastes whole lists through this).
-    Raises Invalid naming the line (param ``text``; ``reason`` says what is wrong, each reason
-    its own code: "pair_line" for a line without a "/", "pair_line_<reason>" otherwise) when
-    it is not exactly two names separated by "/" or names the same player twice.
+    The caller checks permissions. One line at a time: a whole list goes through ``Roster``,
+    which reads the peña once for all its lines.
+    Raises Invalid naming the line (``pair_line_names``).
     """
-    names = _pair_line_names(text)
-    keys = [_name_key(f"{first} {last}") for first, last in names]
-    line = " ".join(str(text).split())
-    if keys[0] == keys[1]:
-        raise Invalid(
-            '"{text}" names the same player twice; a pair needs two different players.',
-            code="pair_line_same_player",
-            text=line,
-            reason="same_player",
-        )
+    names = pair_line_names(text)
     with transaction.atomic():
         # Serialises pasted lists of the same peña so no player is created twice.
-        club = _lock_club(club)
-        existing: dict[str, int] = {}
-        rows = Player.objects.filter(clubs=club).order_by("pk")
-        for pk, first, last in rows.values_list("pk", "first_name", "last_name"):
-            existing.setdefault(_name_key(f"{first} {last}"), pk)
-        ids = []
-        for (first, last), key in zip(names, keys, strict=True):
-            if key not in existing:
-                player = Player.objects.create(first_name=first, last_name=last)
-                player.clubs.add(club)
-                existing[key] = player.pk
-            ids.append(existing[key])
-        pair = _pair_of(club, *ids)
-        if pair is None:
-            pair = Pair.objects.create(player_one_id=ids[0], player_two_id=ids[1], club=club)
+        roster = roster_load(club=club)
+        one, two = (roster.person(first, last).player for first, last in names)
+        roster.pairs_load([(one, two, roster.club)])
+        pair = roster.pair(one, two, club=roster.club).pair
+        roster.save()
     return Pair.objects.select_related("player_one", "player_two", "club").get(pk=pair.pk)
 
 
@@ -637,7 +621,13 @@ def pair_from_names(*, user: User, club: Club, text: str) -> Pair:
     return pair_get_or_create_from_names(club=club, text=text)
 
 
-def _pair_line_names(text: str) -> list[tuple[str, str]]:
+def pair_line_names(text: str) -> list[tuple[str, str]]:
+    """The two (first name, surnames) of a line "Ana García / Luis Pérez".
+
+    Raises Invalid (param ``text``; ``reason`` says what is wrong, each reason its own code:
+    "pair_line" for a line without a "/", "pair_line_<reason>" otherwise) when it is not
+    exactly two names separated by "/" or names the same player twice.
+    """
     line = " ".join(str(text).split())
     sides = [" ".join(side.split()) for side in line.split("/")]
     if not line:
@@ -698,13 +688,25 @@ def _pair_line_names(text: str) -> list[tuple[str, str]]:
                 reason="too_long",
             )
         names.append((first, last))
+    if name_key(sides[0]) == name_key(sides[1]):
+        raise Invalid(
+            '"{text}" names the same player twice; a pair needs two different players.',
+            code="pair_line_same_player",
+            text=line,
+            reason="same_player",
+        )
     return names
 
 
-def _name_key(name: str) -> str:
+def name_key(name: str) -> str:
     """A full name without case, accents or extra spaces: "Ángel  MUÑOZ" → "angel munoz"."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def licence_key(licence: str) -> str:
+    """A licence number without case or spaces: " na-0012 " → "NA-0012"."""
+    return "".join(str(licence).split()).upper()
 
 
 def _pair_of(club: Club, one_id: int, two_id: int) -> Pair | None:
@@ -717,6 +719,178 @@ def _pair_of(club: Club, one_id: int, two_id: int) -> Pair | None:
         .order_by("pk")
         .first()
     )
+
+
+# --- Many players and pairs at once -----------------------------------------------------------
+
+
+@dataclasses.dataclass(eq=False)
+class RosterPerson:
+    """A person of a list as the peña knows them: ``player`` is its row (saved, or one
+    ``Roster.save`` will create); ``match`` says how it was found: "licence", "name" or "new";
+    ``licence_added``: an existing player who had no licence gets the one the list gives."""
+
+    player: Player
+    match: str
+    licence_added: bool = False
+
+
+@dataclasses.dataclass(eq=False)
+class RosterPair:
+    """A pair of a list: ``pair`` is its row (saved, or one ``Roster.save`` will create);
+    ``state`` is "existing", "new" or "renamed" (an existing pair given another name, which
+    was ``old_name``)."""
+
+    pair: Pair
+    state: str
+    old_name: str = ""
+
+
+class Roster:
+    """A peña's players, read once, so that a whole list of names (a pasted list, an imported
+    file) finds each person and pair, or plans it, without a query per line; ``save`` then
+    writes what is new in a fixed number of queries (a preview never calls it).
+
+    A person is found by licence first (a player of the peña with the same licence, whatever
+    the name), then by full name ignoring case, accents and extra spaces (the oldest player of
+    the name; with a licence, the oldest of the name who has none yet, who then gets it);
+    otherwise a player is planned, who will belong to the peña. Players of other peñas are
+    never matched: an organizer sees only their own peña's players. The same person named on
+    two lines is the same row (the caller refuses the second line).
+
+    A pair is the oldest pair of the same two players, in either order, representing the same
+    peña (``pairs_load`` reads them for the whole list in one query); otherwise it is planned.
+    """
+
+    def __init__(self, club: Club, rows: list[Player]) -> None:
+        self.club = club
+        self._by_licence: dict[str, Player] = {}
+        self._by_name: dict[str, list[Player]] = {}
+        for player in rows:  # oldest first
+            if player.licence:
+                self._by_licence.setdefault(licence_key(player.licence), player)
+            self._by_name.setdefault(name_key(str(player)), []).append(player)
+        self._pairs: dict[tuple[int | None, frozenset[int]], Pair] = {}
+        self._planned_pairs: dict[tuple[int | None, int, int], RosterPair] = {}
+        self.new_players: list[Player] = []
+        self.licensed: list[Player] = []
+        self.new_pairs: list[Pair] = []
+        self.renamed: list[RosterPair] = []
+
+    # --- People
+
+    def person(self, first: str, last: str, licence: str = "") -> RosterPerson:
+        """The person of this name (and licence, "" when the list gives none)."""
+        key = name_key(f"{first} {last}")
+        wanted = licence_key(licence)
+        if wanted:
+            player = self._by_licence.get(wanted)
+            if player is not None:
+                return RosterPerson(player, "licence" if player.pk else "new")
+            for player in self._by_name.get(key, []):
+                if not player.licence:
+                    player.licence = licence
+                    self._by_licence[wanted] = player
+                    if player.pk is None:
+                        return RosterPerson(player, "new")
+                    self.licensed.append(player)
+                    return RosterPerson(player, "name", licence_added=True)
+        else:
+            namesakes = self._by_name.get(key)
+            if namesakes:
+                player = namesakes[0]
+                return RosterPerson(player, "name" if player.pk else "new")
+        player = Player(first_name=first, last_name=last, licence=licence)
+        self.new_players.append(player)
+        self._by_name.setdefault(key, []).append(player)
+        if wanted:
+            self._by_licence[wanted] = player
+        return RosterPerson(player, "new")
+
+    # --- Pairs
+
+    def pairs_load(self, couples: list[tuple[Player, Player, Club | None]]) -> None:
+        """Read the existing pairs of these couples (two players and the peña the pair
+        represents), one query for all; couples with a player still to create have none."""
+        ids = {p.pk for one, two, _ in couples for p in (one, two) if p.pk is not None}
+        clubs = {club.pk for _, _, club in couples if club is not None}
+        if not ids or not clubs:
+            return
+        rows = (
+            Pair.objects.filter(club_id__in=clubs, player_one_id__in=ids, player_two_id__in=ids)
+            .order_by("pk")
+            .only("pk", "name", "club_id", "player_one_id", "player_two_id")
+        )
+        for pair in rows:
+            key = (pair.club_id, frozenset((pair.player_one_id, pair.player_two_id)))
+            self._pairs.setdefault(key, pair)
+
+    def pair(self, one: Player, two: Player, *, club: Club | None, name: str = "") -> RosterPair:
+        """The pair of ``one`` and ``two`` representing ``club``, its name set to ``name`` when
+        one is given; ``pairs_load`` has read the existing pairs of these two."""
+        club_id = club.pk if club is not None else None
+        if one.pk is not None and two.pk is not None:
+            pair = self._pairs.get((club_id, frozenset((one.pk, two.pk))))
+            if pair is not None:
+                # The rows the list already holds, so that showing the pair reads nothing more.
+                if pair.player_one_id == one.pk:
+                    pair.player_one, pair.player_two = one, two
+                else:
+                    pair.player_one, pair.player_two = two, one
+                pair.club = club
+                if name and pair.name != name:
+                    found = RosterPair(pair, "renamed", old_name=pair.name)
+                    pair.name = name
+                    self.renamed.append(found)
+                    return found
+                return RosterPair(pair, "existing")
+        planned = self._planned_pairs.get((club_id, *sorted((id(one), id(two)))))
+        if planned is not None:
+            return planned
+        pair = Pair(player_one=one, player_two=two, club=club, name=name)
+        self.new_pairs.append(pair)
+        found = RosterPair(pair, "new")
+        self._planned_pairs[(club_id, *sorted((id(one), id(two))))] = found
+        return found
+
+    def team(self, one: Player, two: Player, *, club: Club | None, name: str) -> Pair:
+        """A new team row of its first two players (a trio's: it is named by all three, or by
+        its team name), created by ``save``."""
+        pair = Pair(player_one=one, player_two=two, club=club, name=name)
+        self.new_pairs.append(pair)
+        return pair
+
+    # --- Writing
+
+    def save(self) -> None:
+        """Create the planned players (in the peña) and pairs, give the matched players their
+        licences and the renamed pairs their names: at most five queries, whatever the list's
+        length. The caller holds the transaction ``roster_load`` started in."""
+        if self.new_players:
+            Player.objects.bulk_create(self.new_players)
+            link = Player.clubs.through
+            link.objects.bulk_create(
+                link(player_id=player.pk, club_id=self.club.pk) for player in self.new_players
+            )
+        if self.licensed:
+            Player.objects.bulk_update(self.licensed, ["licence"])
+        if self.new_pairs:
+            Pair.objects.bulk_create(self.new_pairs)
+        if self.renamed:
+            Pair.objects.bulk_update([found.pair for found in self.renamed], ["name"])
+
+
+def roster_load(*, club: Club) -> Roster:
+    """The peña's roster, its row locked until the caller's transaction ends so that two lists
+    of the same peña never create the same player twice: two queries. The caller holds a
+    transaction and has checked the actor's right (a tournament's organizer)."""
+    club = _lock_club(club)
+    rows = list(
+        Player.objects.filter(clubs=club)
+        .order_by("pk")
+        .only("pk", "first_name", "last_name", "licence")
+    )
+    return Roster(club, rows)
 
 
 # --- Rule-set presets -------------------------------------------------------------------------

@@ -233,3 +233,27 @@ def test_an_outsider_cannot_enter_an_organizers_result(desk, organizer):
     assert response.status_code in (403, 404)
     table.refresh_from_db()
     assert table.status == "pending"
+
+
+def test_pasted_trios_and_players_cost_the_same_queries_for_10_and_100_lines(desk, organizer):
+    """The answer gives each waiting trio its place without a query per trio."""
+    many = 100 if connection.vendor == "postgresql" else 30  # SQLite splits bulk inserts
+
+    def count(kind: str, lines: int) -> int:
+        tid = create(desk, organizer, kind, max_pairs=lines // 2)  # half of them wait
+        text = "\n".join(
+            f"A{n} Uno{tid} / B{n} Dos{tid} / C{n} Tres{tid}"
+            if kind == "trios"
+            else f"A{n} Uno{tid}"
+            for n in range(lines)
+        )
+        with CaptureQueriesContext(connection) as queries:
+            response = post(desk, f"tournaments/{tid}/{kind}/paste", {"text": text})
+        assert response.status_code == 201, response.content
+        if kind == "trios":
+            positions = [e["waiting_position"] for e in response.json()]
+            assert positions == [None] * (lines // 2) + list(range(1, lines - lines // 2 + 1))
+        return len(queries)
+
+    assert count("trios", 10) == count("trios", many)
+    assert count("individuals", 10) == count("individuals", many)

@@ -164,6 +164,130 @@ def test_a_bad_line_in_a_paste_stores_nothing_and_names_the_line(desk, tournamen
     assert (Entry.objects.count(), Pair.objects.count(), Player.objects.count()) == (0, 0, 0)
 
 
+def test_a_pasted_team_name_names_the_pair_and_its_players_stay_apart(desk, tournament):
+    text = "Los de la Txantrea: Ana García / Luis Pérez\n"
+
+    response = desk.post(f"{entries_url(tournament)}/paste", {"text": text}, content_type=JSON)
+
+    assert response.status_code == 201, response.content
+    pair = response.json()["entries"][0]["pair"]
+    assert (pair["name"], pair["label"]) == ("Los de la Txantrea", "Los de la Txantrea")
+    assert (pair["player_one"]["first_name"], pair["player_one"]["last_name"]) == (
+        "Ana",
+        "García",
+    )
+
+
+def test_a_pasted_list_costs_the_same_queries_for_10_and_100_pairs(desk, organizer):
+    """Issue 23 item 9: 850 pairs took 85 s (about 15 queries a line) and timed out."""
+
+    def count(lines: int) -> int:
+        tournament = TournamentFactory(club=organizer.club, max_pairs=lines - 3)
+        t = tournament.pk  # names of their own: nobody is found, so the same reads each time
+        text = "\n".join(f"Ana{n} Uno{t} / Bea{n} Dos{t}" for n in range(lines))
+        with CaptureQueriesContext(connection) as queries:
+            response = desk.post(
+                f"{entries_url(tournament)}/paste", {"text": text}, content_type=JSON
+            )
+        assert response.status_code == 201, response.content
+        assert response.json()["waiting"] == 3
+        assert response.json()["entries"][-1]["waiting_position"] == 3
+        return len(queries)
+
+    many = 100 if connection.vendor == "postgresql" else 40  # SQLite splits bulk inserts
+    assert count(10) == count(many)
+
+
+# --- Import (a pasted list or a CSV file, with a preview) -----------------------------------
+
+FIELD_CSV = (
+    "\ufefflicencia;jugadores;peña;equipo\n"
+    "NA-1 / NA-2;Ana García / Luis Pérez;;Los de la Txantrea\n"
+    "NA-3 / NA-4;Miren Etxeberria / Jon Arana;;\n"
+    "NA-5 / NA-6;Peio Goñi / Xabi Lasa;;\n"
+)
+
+
+def import_url(tournament) -> str:
+    return f"{API}/tournaments/{tournament.pk}/entrants/import"
+
+
+def test_a_csv_file_previewed_then_imported(desk, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload(**extra):
+        file = SimpleUploadedFile("campo.csv", FIELD_CSV.encode(), "text/csv")
+        return desk.post(import_url(tournament), {"file": file, **extra})
+
+    preview = upload(preview="true")
+    assert preview.status_code == 200, preview.content
+    body = preview.json()
+    assert (body["preview"], body["new_players"], body["new_pairs"]) == (True, 6, 3)
+    assert (body["registered"], body["waiting"]) == (2, 1)
+    first = body["lines"][0]
+    assert (first["line"], first["team"], first["pair"], first["entry_id"]) == (
+        2,
+        "Los de la Txantrea",
+        "new",
+        None,
+    )
+    assert first["players"][0] == {
+        "id": None,
+        "name": "Ana García",
+        "licence": "NA-1",
+        "match": "new",
+        "licence_added": False,
+    }
+    assert (Player.objects.count(), Entry.objects.count()) == (0, 0)
+
+    done = upload()
+    assert done.status_code == 201, done.content
+    lines = done.json()["lines"]
+    assert [line["status"] for line in lines] == ["registered", "registered", "waiting"]
+    entries = Entry.objects.filter(tournament=tournament).order_by("pk")
+    assert [e.pk for e in entries] == [line["entry_id"] for line in lines]
+    assert entries[0].pair.name == "Los de la Txantrea"
+    listed = desk.get(entries_url(tournament)).json()
+    assert [e["waiting_position"] for e in listed] == [None, None, 1]
+
+
+def test_an_import_with_wrong_lines_names_every_one_and_stores_nothing(desk, tournament):
+    EntryFactory(
+        tournament=tournament,
+        pair=PairFactory(
+            club=tournament.club,
+            player_one=Player.objects.create(first_name="Jon", last_name="Arana"),
+        ),
+    )
+    Player.objects.get(first_name="Jon").clubs.add(tournament.club)
+    csv = FIELD_CSV.replace("Peio Goñi / Xabi Lasa", "Peio Goñi y Xabi Lasa")
+
+    response = desk.post(import_url(tournament), {"csv": csv}, content_type=JSON)
+
+    error = assert_error(response, 400, "lines_invalid")
+    assert error["params"]["lines"] == [3, 4]
+    assert [e["code"] for e in error["params"]["errors"]] == [
+        "player_already_entered",
+        "pair_line",
+    ]
+    assert error["params"]["errors"][0]["params"]["player"] == "Jon Arana"
+    assert error["message"].startswith("2 lines cannot be registered")
+    assert "Line 3: Jon Arana is already in this tournament" in error["message"]
+    assert Entry.objects.filter(tournament=tournament).count() == 1
+    assert not Player.objects.filter(first_name="Ana").exists()
+
+    one = desk.post(
+        import_url(tournament), {"csv": "jugadores;x\nA B / C D;1\n"}, content_type=JSON
+    )
+    error = assert_error(one, 400, "csv_column_unknown")
+    assert error["params"]["line"] == 1 and error["params"]["column"] == "x"
+
+
+def test_an_import_needs_exactly_one_source(desk, tournament):
+    for body in ({}, {"text": "A B / C D", "csv": "jugadores\nA B / C D"}):
+        assert_error(desk.post(import_url(tournament), body, content_type=JSON), 400, "validation")
+
+
 # --- Withdraw, check-in, seed, table --------------------------------------------------------
 
 
@@ -284,6 +408,8 @@ def write_requests(tournament, entry):
     return [
         (f"{base}/entries/register", {"pair_id": PairFactory().pk}),
         (f"{base}/entries/paste", {"text": "Ana García / Luis Pérez"}),
+        (f"{base}/entrants/import", {"text": "Ana García / Luis Pérez", "preview": True}),
+        (f"{base}/entrants/import", {"csv": "jugadores\nAna García / Luis Pérez\n"}),
         (entry_url(entry, "withdraw"), {}),
         (entry_url(entry, "check-in"), {}),
         (entry_url(entry, "check-in/undo"), {}),

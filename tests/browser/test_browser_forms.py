@@ -62,6 +62,12 @@ def register_and_draw(desk, base: str, t: Tournament, lines: list[str], register
     """Paste the entrants on the desk, add a Swiss phase, start, draw and publish round 1."""
     log_in(desk, base, f"/organizador/torneos/{t.pk}/parejas")
     desk.locator("textarea[name=text]").fill("\n".join(lines))
+    # The preview first: what would be registered, nothing stored, the list kept in the form.
+    desk.get_by_role("button", name="Vista previa").click()
+    players = sum(line.count("/") + 1 for line in lines)
+    expect(desk.get_by_test_id("preview")).to_contain_text(f"{players} jugadores nuevos")
+    expect(desk.get_by_test_id("preview").locator("tbody tr")).to_have_count(len(lines))
+    no_horizontal_overflow(desk)
     desk.get_by_role("button", name="Inscribir la lista").click()
     expect(desk.locator(".messages")).to_contain_text(registered)
     no_horizontal_overflow(desk)

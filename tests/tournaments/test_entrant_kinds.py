@@ -108,7 +108,9 @@ def test_a_player_enters_one_trio_and_a_trio_has_three_players():
     trio_register(tournament=t, actor=organizer, player_ids=[p[0].pk, p[1].pk, p[2].pk])
     with pytest.raises(Conflict) as error:
         trio_register(tournament=t, actor=organizer, player_ids=[p[2].pk, p[3].pk, p[4].pk])
-    assert error.value.code == "trio_player_taken"
+    assert error.value.code == "player_already_entered"
+    assert error.value.params["player"] == str(p[2])
+    assert error.value.params["entrant"] == f"{p[0]} / {p[1]} / {p[2]}"
     with pytest.raises(Invalid) as error:
         trio_register(tournament=t, actor=organizer, player_ids=[p[3].pk, p[4].pk])
     assert error.value.code == "trio_size"

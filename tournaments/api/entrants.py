@@ -31,7 +31,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.registration import EntryOutputSerializer, PlayerRefSerializer, entry_data
+from tournaments.api.registration import (
+    EntryOutputSerializer,
+    PlayerRefSerializer,
+    entry_data,
+    waiting_positions,
+)
 from tournaments.api.tournaments import audit_context, client_device, idempotency_key, valid_data
 from tournaments.models import Entry
 from tournaments.selectors.entrants import (
@@ -227,8 +232,7 @@ class TrioPasteApi(APIView):
         entries = trio_register_pasted(
             tournament=tournament, text=data["text"], **audit_context(request)
         )
-        for entry in entries:
-            entry_data(entry)
+        waiting_positions(tournament, entries)
         return Response(
             TrioOutputSerializer(entries, many=True).data, status=status.HTTP_201_CREATED
         )

@@ -29,6 +29,13 @@ from tournaments.selectors.registration import (
     substitution_list,
 )
 from tournaments.selectors.tournaments import tournament_get, tournament_get_for_organizer
+from tournaments.services.bulk import (
+    MAX_CSV_BYTES,
+    Planned,
+    Registration,
+    entrants_register_csv,
+    entrants_register_text,
+)
 from tournaments.services.registration import (
     entry_check_in,
     entry_check_in_undo,
@@ -75,6 +82,17 @@ class EntryOutputSerializer(serializers.Serializer):
 def entry_data(entry: Entry) -> dict:
     entry.waiting_position = entry_waiting_position(entry=entry)
     return EntryOutputSerializer(entry).data
+
+
+def waiting_positions(tournament: Tournament, entries: list[Entry]) -> None:
+    """Give each of ``entries`` its ``waiting_position``, one query for them all."""
+    if not any(entry.status == Entry.Status.WAITING for entry in entries):
+        positions = {}
+    else:
+        waiting = entry_list(tournament=tournament, status=Entry.Status.WAITING)
+        positions = {entry.pk: entry.waiting_position for entry in waiting}
+    for entry in entries:
+        entry.waiting_position = positions.get(entry.pk)
 
 
 def _write_access(request: Request, tournament_id: int) -> Tournament:
@@ -178,11 +196,157 @@ class EntryPasteApi(APIView):
             text=serializer.validated_data["text"],
             **audit_context(request),
         )
-        for entry in entries:
-            entry.waiting_position = entry_waiting_position(entry=entry)
+        waiting_positions(tournament, entries)
         waiting = sum(e.status == Entry.Status.WAITING for e in entries)
         data = {"registered": len(entries) - waiting, "waiting": waiting, "entries": entries}
         return Response(self.OutputSerializer(data).data, status=status.HTTP_201_CREATED)
+
+
+class RegistrationPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True, help_text="null: a player to create")
+    name = serializers.CharField()
+    licence = serializers.CharField(help_text="empty when nobody gave one")
+    match = serializers.ChoiceField(
+        choices=["licence", "name", "new"],
+        help_text="how the peña's player was found: by licence, by name, or new",
+    )
+    licence_added = serializers.BooleanField(
+        help_text="an existing player without a licence gets the one the list gives"
+    )
+
+
+class RegistrationLineSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="its line in the list or the file")
+    players = RegistrationPlayerSerializer(many=True)
+    team = serializers.CharField(help_text="the team name the line gives, or empty")
+    club = ClubRefSerializer(allow_null=True, help_text="the peña the pair represents")
+    pair_id = serializers.IntegerField(
+        allow_null=True, help_text="null: a pair to create, or a player alone"
+    )
+    pair = serializers.ChoiceField(
+        choices=["existing", "new", "renamed"],
+        allow_null=True,
+        help_text="renamed: an existing pair that takes the line's team name",
+    )
+    status = serializers.ChoiceField(choices=Entry.Status.choices)
+    registered_again = serializers.BooleanField(help_text="a withdrawn entry registered again")
+    entry_id = serializers.IntegerField(
+        allow_null=True,
+        help_text="the entry stored (an individual's id for players alone); null in a preview",
+    )
+
+
+class RegistrationOutputSerializer(serializers.Serializer):
+    preview = serializers.BooleanField(help_text="true: nothing was stored")
+    kind = serializers.ChoiceField(choices=Tournament.EntrantKind.choices)
+    registered = serializers.IntegerField(help_text="entrants that get a place")
+    waiting = serializers.IntegerField(help_text="entrants put on the waiting list")
+    registered_again = serializers.IntegerField()
+    new_players = serializers.IntegerField(help_text="players created in the peña")
+    matched_players = serializers.IntegerField(help_text="players the peña already had")
+    licences_added = serializers.IntegerField()
+    new_pairs = serializers.IntegerField()
+    renamed_pairs = serializers.IntegerField()
+    lines = RegistrationLineSerializer(many=True)
+
+
+def _line_data(planned: Planned) -> dict:
+    pair = planned.pair
+    club = planned.club if pair is not None else None
+    return {
+        "line": planned.line.number,
+        "players": [
+            {
+                "id": person.player.pk,
+                "name": str(person.player),
+                "licence": person.player.licence,
+                "match": person.match,
+                "licence_added": person.licence_added,
+            }
+            for person in planned.people
+        ],
+        "team": planned.line.team,
+        "club": None if club is None else {"slug": club.slug, "name": club.name},
+        "pair_id": None if pair is None else pair.pair.pk,
+        "pair": None if pair is None else pair.state,
+        "status": planned.status,
+        "registered_again": planned.again is not None,
+        "entry_id": None if planned.entry is None else planned.entry.pk,
+    }
+
+
+def registration_data(registration: Registration) -> dict:
+    return RegistrationOutputSerializer(
+        {
+            "preview": registration.preview,
+            "kind": registration.kind,
+            "registered": registration.registered,
+            "waiting": registration.waiting,
+            "registered_again": registration.registered_again,
+            "new_players": registration.new_players,
+            "matched_players": registration.matched_players,
+            "licences_added": registration.licences_added,
+            "new_pairs": registration.new_pairs,
+            "renamed_pairs": registration.renamed_pairs,
+            "lines": [_line_data(planned) for planned in registration.lines],
+        }
+    ).data
+
+
+class EntrantsImportApi(APIView):
+    @extend_schema_serializer(component_name="EntrantsImportInput")
+    class InputSerializer(serializers.Serializer):
+        csv = serializers.CharField(
+            required=False,
+            trim_whitespace=False,
+            help_text="a CSV file's text: a header row (licencia, jugadores or jugador 1, "
+            "jugador 2…, peña, equipo), then one entrant a row; comma, semicolon or tab",
+        )
+        file = serializers.FileField(
+            required=False, help_text="the CSV file itself (multipart/form-data)"
+        )
+        text = serializers.CharField(
+            required=False,
+            trim_whitespace=False,
+            help_text='a pasted list instead: one entrant a line, "Ana García / Luis Pérez", '
+            'or "Team name: Ana García / Luis Pérez"',
+        )
+        preview = serializers.BooleanField(
+            required=False, default=False, help_text="true: check and answer, store nothing"
+        )
+
+        def validate(self, data):
+            given = [name for name in ("csv", "file", "text") if data.get(name) is not None]
+            if len(given) != 1:
+                raise serializers.ValidationError(
+                    "Send one of csv, file or text: the file's text, the file, or a pasted list."
+                )
+            return data
+
+    @extend_schema(
+        operation_id="registration_entrants_import",
+        request={
+            "application/json": InputSerializer,
+            "multipart/form-data": InputSerializer,
+        },
+        responses={200: RegistrationOutputSerializer, 201: RegistrationOutputSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        common = {"tournament": tournament, "preview": data["preview"], **audit_context(request)}
+        if data.get("text") is not None:
+            registration = entrants_register_text(text=data["text"], **common)
+        elif data.get("file") is not None:
+            # One byte beyond the limit is enough to refuse a larger file.
+            content = data["file"].read(MAX_CSV_BYTES + 1)
+            registration = entrants_register_csv(data=content, **common)
+        else:
+            registration = entrants_register_csv(data=data["csv"], **common)
+        answer = status.HTTP_200_OK if registration.preview else status.HTTP_201_CREATED
+        return Response(registration_data(registration), status=answer)
 
 
 class EntryWithdrawApi(APIView):
@@ -316,6 +480,11 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/entries/paste",
         EntryPasteApi.as_view(),
         name="registration-entry-paste",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/entrants/import",
+        EntrantsImportApi.as_view(),
+        name="registration-entrants-import",
     ),
     path(f"{_ENTRY}/withdraw", EntryWithdrawApi.as_view(), name="registration-entry-withdraw"),
     path(f"{_ENTRY}/check-in", EntryCheckInApi.as_view(), name="registration-entry-check-in"),

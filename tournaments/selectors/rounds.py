@@ -53,6 +53,9 @@ MATCH_RELATED = (
     "entry_b__pair__player_one",
     "entry_b__pair__player_two",
     "entry_b__pair__club",
+    # a trio's third player, shown under the trio's team name
+    "entry_a__player_three",
+    "entry_b__player_three",
 )
 
 

@@ -3,12 +3,17 @@
 Responsible for: ``tournament_lock_for_organizer``, the helper a tournament write starts with
 (lock the row once the actor is known to organize its peña: NotFound for what the actor may
 not see, Forbidden for a published tournament of another peña), ``audit_write`` (one
-AuditEntry for a write of the tournament or its registration), the limits and status
-words both tournaments.py and registration.py need, and ``tournament_check_not_managed`` (a
-tournament a league or an interpeña runs refuses the writes of its own desk).
+AuditEntry for a write of the tournament or its registration; ``audit_entry`` builds one
+unsaved, for a write that stores many at once), the limits and status words both
+tournaments.py and registration.py need, and ``tournament_check_not_managed`` (a tournament a
+league or an interpeña runs refuses the writes of its own desk). For registration (pairs one
+by one, trios and players alone, whole lists): ``lock_open_registration`` and the checks it
+makes (the kind of entrant, registration still open), and ``player_entered_error``, the one
+error every registration path raises for a player who is already in the tournament.
 
 Sits below the modules of the tournament's writes: tournaments.py imports registration.py (a
-raised max_pairs promotes waiting pairs), and both import this module, which imports neither.
+raised max_pairs promotes waiting pairs), registration.py and entrants.py import bulk.py (whole
+lists), and all of them import this module, which imports none of them.
 
 Must not: import another module of tournaments/services, or decide anything a write decides.
 
@@ -21,9 +26,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from config.errors import Conflict
+from config.errors import Conflict, Invalid
 from scoring.messages import Term
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Entry, IndividualEntry, Tournament
 from tournaments.selectors.tournaments import tournament_check_organizer, tournament_not_found
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -103,7 +108,34 @@ def audit_write(
     match_id: int | None = None,
 ) -> AuditEntry:
     """One audit row. Only for writes of the tournament and its registration."""
-    return AuditEntry.objects.create(
+    entry = audit_entry(
+        tournament=tournament,
+        action=action,
+        actor=actor,
+        via=via,
+        device=device,
+        old=old,
+        new=new,
+        match_id=match_id,
+    )
+    entry.save()
+    return entry
+
+
+def audit_entry(
+    *,
+    tournament: Tournament,
+    action: str,
+    actor: User,
+    via: str,
+    device: str = "",
+    old: Any = None,
+    new: Any = None,
+    match_id: int | None = None,
+) -> AuditEntry:
+    """The audit row ``audit_write`` saves, unsaved: a write of many rows stores its audit
+    rows with one ``bulk_create``."""
+    return AuditEntry(
         tournament=tournament,
         match_id=match_id,
         action=action,
@@ -112,4 +144,81 @@ def audit_write(
         device=device[:200],
         old=old,
         new=new,
+    )
+
+
+# --- Registration -----------------------------------------------------------------------------
+
+#: Each entrant kind as the reader's language names it (errors show it).
+KIND_TERMS = {
+    Tournament.EntrantKind.PAIRS: Term("pairs"),
+    Tournament.EntrantKind.TRIOS: Term("trios"),
+    Tournament.EntrantKind.INDIVIDUALS: Term("individual players"),
+    Tournament.EntrantKind.FRANCES: Term("Mus francés players"),
+}
+#: The kinds of tournament whose players enter alone (IndividualEntry rows).
+ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
+
+
+def require_entrant_kind(tournament: Tournament, *kinds: str) -> None:
+    """Invalid unless the tournament's entrants are of one of ``kinds``."""
+    if tournament.entrant_kind not in kinds:
+        raise Invalid(
+            "{tournament_name} is a tournament of {kind}; register its entrants as such.",
+            code="entrant_kind_mismatch",
+            tournament_name=tournament.name,
+            kind=KIND_TERMS[tournament.entrant_kind],
+        )
+
+
+def require_registration_open(tournament: Tournament) -> None:
+    if tournament.status not in REGISTRATION_OPEN:
+        raise Conflict(
+            "Registration for {tournament_name} is closed (the tournament is {status}); pairs "
+            "can only be added before it starts.",
+            code="registration_closed",
+            status=STATUS_TERMS[tournament.status],
+            tournament_name=tournament.name,
+        )
+
+
+def require_not_finished(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(
+            "{tournament_name} has finished; its registrations can no longer change.",
+            code="entries_frozen",
+            tournament_name=tournament.name,
+        )
+
+
+def lock_open_registration(tournament: Tournament, actor: User, *kinds: str) -> Tournament:
+    """The tournament locked for its organizer, once its entrants are of one of ``kinds`` and
+    its registration is open; every registration starts so. The caller holds a transaction."""
+    tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+    require_entrant_kind(tournament, *kinds)
+    require_registration_open(tournament)
+    return tournament
+
+
+def player_entered_error(player: Any, entry: Entry | IndividualEntry) -> Conflict:
+    """A player plays once per tournament: the error naming ``player`` (a Player) and the
+    entry of this tournament they are already in (a pair, a trio, or themselves alone), which
+    is not withdrawn."""
+    if isinstance(entry, IndividualEntry):
+        return Conflict(
+            "{player} is already registered in this tournament.",
+            code="player_already_registered",
+            player=str(player),
+            player_id=player.pk,
+            entry=entry.pk,
+        )
+    return Conflict(
+        "{player} is already in this tournament, in {entrant} (entry {entry}); a player "
+        "enters a tournament once. Withdraw that entry first, or choose another player.",
+        code="player_already_entered",
+        player=str(player),
+        player_id=player.pk,
+        entrant=str(entry),
+        entry=entry.pk,
+        status=entry.status,
     )

@@ -2,15 +2,15 @@
 
 Responsible for: registering a trio (three players, by id or as a pasted line "Ana García /
 Luis Pérez / Eva Ruiz"), registering a player alone in an individual or Mus francés tournament
-(by id or one name per pasted line), their withdrawal and check-in, and refusing an entrant of
-the wrong kind for the tournament (``require_entrant_kind``, which registration.py asks too).
-Pasted lists are all or nothing, like the pairs' (registration.py).
+(by id or one name per pasted line), their withdrawal and check-in. Pasted lists are all or
+nothing and go through bulk.py, like the pairs'; the checks every registration makes (the
+kind of entrant, registration open, a player already in) are base.py's.
 
 A trio is an Entry like a pair's, so the draw, the matches and the result flow are the pairs':
 its ``pair`` is a team row (clubs.Pair) of its first two players named by all three, and its
 ``player_three`` the third. Nobody may be in two trios of one tournament. A player alone is an
 IndividualEntry; an individual tournament has no waiting list (``max_pairs`` counts pairs and
-trios only).
+trios only). A player enters a tournament once, in one entry.
 
 Must not: draw (draw_manager makes the round's partnerships and tables), or touch matches.
 
@@ -19,74 +19,42 @@ Terms: trío (trio), jugador inscrito (a player alone, IndividualEntry), pareja,
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from clubs.models import Club, Pair, Player
-from config.errors import Conflict, DomainError, Invalid, NotFound
-from scoring.messages import Term
+from clubs.models import Pair, Player
+from config.errors import Conflict, Invalid, NotFound
 from tournaments.models import Entry, IndividualEntry, Tournament
+from tournaments.selectors.registration import entries_of_players
 from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
 from tournaments.services.base import (
-    REGISTRATION_OPEN,
-    STATUS_TERMS,
+    ALONE,
+    KIND_TERMS,
     User,
     audit_write,
+    lock_open_registration,
+    player_entered_error,
+    require_entrant_kind,
+    require_not_finished,
+    require_registration_open,
     tournament_lock_for_organizer,
 )
+from tournaments.services.bulk import entrants_register_text, trio_same_player
 
-#: Each entrant kind as the reader's language names it (errors show it).
-KIND_TERMS = {
-    Tournament.EntrantKind.PAIRS: Term("pairs"),
-    Tournament.EntrantKind.TRIOS: Term("trios"),
-    Tournament.EntrantKind.INDIVIDUALS: Term("individual players"),
-    Tournament.EntrantKind.FRANCES: Term("Mus francés players"),
-}
-ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
-MAX_PASTED_LINES = 1000
-
-
-def require_entrant_kind(tournament: Tournament, *kinds: str) -> None:
-    """Invalid unless the tournament's entrants are of one of ``kinds``."""
-    if tournament.entrant_kind not in kinds:
-        raise Invalid(
-            "{tournament_name} is a tournament of {kind}; register its entrants as such.",
-            code="entrant_kind_mismatch",
-            tournament_name=tournament.name,
-            kind=KIND_TERMS[tournament.entrant_kind],
-        )
-
-
-def require_registration_open(tournament: Tournament) -> None:
-    if tournament.status not in REGISTRATION_OPEN:
-        raise Conflict(
-            "Registration for {tournament_name} is closed (the tournament is {status}); pairs "
-            "can only be added before it starts.",
-            code="registration_closed",
-            status=STATUS_TERMS[tournament.status],
-            tournament_name=tournament.name,
-        )
-
-
-def require_not_finished(tournament: Tournament) -> None:
-    if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict(
-            "{tournament_name} has finished; its registrations can no longer change.",
-            code="entries_frozen",
-            tournament_name=tournament.name,
-        )
-
-
-def lock_open_registration(tournament: Tournament, actor: User, *kinds: str) -> Tournament:
-    """The tournament locked for its organizer, once its entrants are of one of ``kinds`` and
-    its registration is open; every registration starts so. The caller holds a transaction."""
-    tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
-    require_entrant_kind(tournament, *kinds)
-    require_registration_open(tournament)
-    return tournament
+__all__ = [
+    "ALONE",
+    "KIND_TERMS",
+    "individual_check_in",
+    "individual_register",
+    "individual_register_pasted",
+    "individual_withdraw",
+    "lock_open_registration",
+    "require_entrant_kind",
+    "require_not_finished",
+    "require_registration_open",
+    "trio_register",
+    "trio_register_pasted",
+]
 
 
 def _require_players(player_ids: list[int]) -> None:
@@ -99,89 +67,6 @@ def _require_players(player_ids: list[int]) -> None:
                 code="entrant_player_unknown",
                 player=pk,
             )
-
-
-# --- Names ----------------------------------------------------------------------------------
-
-
-def _name_key(name: str) -> str:
-    """A full name without case, accents or extra spaces (as clubs.services compares them)."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
-def _split_name(name: str) -> tuple[str, str]:
-    first, _, last = " ".join(name.split()).partition(" ")
-    first_max = Player._meta.get_field("first_name").max_length
-    last_max = Player._meta.get_field("last_name").max_length
-    if len(first) > first_max or len(last) > last_max:
-        raise Invalid(
-            'The name "{name}" is too long (at most {first_max} characters for the first name '
-            "and {last_max} for the surnames).",
-            code="player_name_too_long",
-            name=name[:40],
-            first_max=first_max,
-            last_max=last_max,
-        )
-    return first, last
-
-
-def _players_from_names(club: Club, names: list[str]) -> list[int]:
-    """The peña's players of these full names (reused ignoring case and accents, the oldest if
-    two share one), created in the peña when new. The caller holds a transaction."""
-    Club.objects.select_for_update().filter(pk=club.pk).first()
-    existing: dict[str, int] = {}
-    rows = Player.objects.filter(clubs=club).order_by("pk")
-    for pk, first, last in rows.values_list("pk", "first_name", "last_name"):
-        existing.setdefault(_name_key(f"{first} {last}"), pk)
-    ids = []
-    for name in names:
-        first, last = _split_name(name)
-        key = _name_key(name)
-        if key not in existing:
-            player = Player.objects.create(first_name=first, last_name=last)
-            player.clubs.add(club)
-            existing[key] = player.pk
-        ids.append(existing[key])
-    return ids
-
-
-def pasted_lines(text: str, *, empty: Invalid | None = None) -> list[tuple[int, str]]:
-    """The non-blank lines of a pasted list, numbered from 1, their spaces folded; ``empty``
-    (or a generic Invalid) when there is none, Invalid when the list is too long."""
-    lines = str(text).splitlines()
-    numbered = [(n, " ".join(line.split())) for n, line in enumerate(lines, start=1)]
-    numbered = [(n, line) for n, line in numbered if line]
-    if not numbered:
-        raise empty or Invalid(
-            "Paste at least one entrant, one per line.",
-            code="paste_empty_entrants",
-        )
-    if len(lines) > MAX_PASTED_LINES:
-        raise Invalid(
-            "The list has {lines} lines; paste at most {most} at a time.",
-            code="paste_too_long",
-            lines=len(lines),
-            most=MAX_PASTED_LINES,
-        )
-    return numbered
-
-
-def register_lines(numbered, register) -> list:
-    """``register(line)`` for each line inside one transaction; the first error names its line
-    and rolls every line back."""
-    done = []
-    for number, line in numbered:
-        try:
-            done.append(register(line))
-        except DomainError as error:
-            error.add_context(
-                "Line {line}: {error} Nothing was registered; fix the line and paste the "
-                "list again.",
-                line=number,
-            )
-            raise
-    return done
 
 
 # --- Trios ----------------------------------------------------------------------------------
@@ -226,48 +111,26 @@ def trio_register(
 def trio_register_pasted(
     *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[Entry]:
-    """One trio per line ("Ana García / Luis Pérez / Eva Ruiz"), all or nothing."""
-    numbered = pasted_lines(text)
-    with transaction.atomic():
-        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.TRIOS)
-
-        def register(line: str) -> Entry:
-            names = trio_names(line)
-            keys = [_name_key(n) for n in names]
-            if len(set(keys)) < 3:
-                raise _same_player_twice(line)
-            ids = _players_from_names(tournament.club, names)
-            return _trio(tournament, ids, actor=actor, via=via, device=device)
-
-        return register_lines(numbered, register)
-
-
-def _same_player_twice(text: str) -> Invalid:
-    return Invalid(
-        '"{text}" names the same player twice; a trio needs three different players.',
-        code="trio_same_player",
-        text=text[:120],
-    )
+    """One trio per line ("Ana García / Luis Pérez / Eva Ruiz", or "Team: …"), all or nothing
+    (tournaments.services.bulk)."""
+    return entrants_register_text(
+        tournament=tournament,
+        text=text,
+        actor=actor,
+        kinds=(Tournament.EntrantKind.TRIOS,),
+        via=via,
+        device=device,
+    ).entries
 
 
 def _trio(tournament: Tournament, ids: list[int], *, actor: User, via: str, device: str) -> Entry:
     players = Player.objects.in_bulk(ids)
     if len(set(ids)) < 3:
-        raise _same_player_twice(" / ".join(str(players[i]) for i in ids))
-    taken = (
-        Entry.objects.filter(tournament=tournament)
-        .exclude(status=Entry.Status.WITHDRAWN)
-        .filter(Q(pair__player_one__in=ids) | Q(pair__player_two__in=ids) | Q(player_three__in=ids))
-        .select_related("pair")
-        .first()
-    )
-    if taken is not None:
-        raise Conflict(
-            "A player of this trio already plays in {trio}; a player enters one trio only.",
-            code="trio_player_taken",
-            trio=str(taken.pair),
-            entry=taken.pk,
-        )
+        raise trio_same_player(" / ".join(str(players[i]) for i in ids))
+    entered = entries_of_players(tournament=tournament, player_ids=ids)
+    for pk in ids:
+        if pk in entered:
+            raise player_entered_error(players[pk], entered[pk])
     active = Entry.objects.filter(tournament=tournament, status__in=ACTIVE_ENTRY_STATUSES).count()
     full = tournament.max_pairs is not None and active >= tournament.max_pairs
     name = " / ".join(str(players[i]) for i in ids)
@@ -310,31 +173,10 @@ def individual_register(
 def individual_register_pasted(
     *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[IndividualEntry]:
-    """One player per line ("Ana García"), all or nothing."""
-    numbered = pasted_lines(text)
-    with transaction.atomic():
-        tournament = lock_open_registration(tournament, actor, *ALONE)
-        seen: dict[str, str] = {}
-
-        def register(line: str) -> IndividualEntry:
-            if "/" in line:
-                raise Invalid(
-                    '"{text}" names more than one player; write one player per line.',
-                    code="individual_line",
-                    text=line[:120],
-                )
-            key = _name_key(line)
-            if key in seen:
-                raise Invalid(
-                    "{player} is already on an earlier line; remove one of the two lines.",
-                    code="individual_repeated",
-                    player=line[:80],
-                )
-            seen[key] = line
-            (player_id,) = _players_from_names(tournament.club, [line])
-            return _individual(tournament, player_id, actor=actor, via=via, device=device)
-
-        return register_lines(numbered, register)
+    """One player per line ("Ana García"), all or nothing (tournaments.services.bulk)."""
+    return entrants_register_text(
+        tournament=tournament, text=text, actor=actor, kinds=ALONE, via=via, device=device
+    ).entries
 
 
 def _individual(
@@ -347,12 +189,7 @@ def _individual(
         .first()
     )
     if entry is not None and entry.status != Entry.Status.WITHDRAWN:
-        raise Conflict(
-            "{player} is already registered in this tournament.",
-            code="player_already_registered",
-            player=str(entry.player),
-            entry=entry.pk,
-        )
+        raise player_entered_error(entry.player, entry)
     if entry is None:
         entry = IndividualEntry.objects.create(tournament=tournament, player_id=player_id)
     else:

@@ -14,11 +14,12 @@ registering at once cannot both take the last place.
 
 Only a tournament of pairs takes pairs here; trios and players alone register through
 entrants.py (``require_entrant_kind``). Withdrawal, check-in, seeds and pins work on a trio's
-Entry as on a pair's.
+Entry as on a pair's. A player enters a tournament once: a pair one of whose players is already
+in another entry (by id, by a pasted name, under another peña's pair) is refused, and so is a
+substitute who is in another entry.
 
 Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
-future partidas), draw rounds, or parse names (clubs.services.pair_get_or_create_from_names
-turns "Ana García / Luis Pérez" into a pair).
+future partidas), draw rounds, or read a pasted list (bulk.py reads and registers it whole).
 
 Terms: pareja (pair), entry (a pair registered in a tournament), lista de espera (waiting list),
 cabeza de serie (seed), mesa (table), suplente (substitute), partida (a Match).
@@ -33,25 +34,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Pair, Player
-from clubs.services import pair_get_or_create_from_names
 from config.errors import Conflict, Invalid, NotFound
 from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
-from tournaments.selectors.registration import entry_waiting_queue
+from tournaments.selectors.registration import entries_of_players, entry_waiting_queue
 from tournaments.selectors.tournaments import ACTIVE_ENTRY_STATUSES
 from tournaments.services.base import (
     MAX_TABLES,
     REGISTRATION_OPEN,
     User,
     audit_write,
+    lock_open_registration,
+    player_entered_error,
+    require_not_finished,
     tournament_lock_for_organizer,
 )
-from tournaments.services.entrants import (
-    lock_open_registration,
-    pasted_lines,
-    register_lines,
-    require_not_finished,
-)
+from tournaments.services.bulk import entrants_register_text
 
 SEED_MAX = 32767  # the column is a PositiveSmallIntegerField
 
@@ -108,47 +106,28 @@ def entry_register(
 def entry_register_pasted(
     *, tournament: Tournament, text: str, actor: User, via: str = "api", device: str = ""
 ) -> list[Entry]:
-    """Register one pair per line ("Ana García / Luis Pérez"), in order; blank lines are
-    ignored and pairs beyond max_pairs wait, in the order of the lines.
+    """Register one pair per line ("Ana García / Luis Pérez", or "Los de la Txantrea: Ana
+    García / Luis Pérez" with its team name), in order; blank lines are ignored and pairs
+    beyond max_pairs wait, in the order of the lines.
 
-    All or nothing: if any line is wrong (cannot be read as a pair, repeats an earlier line, or
-    names a pair already registered), nothing is stored — not even the players and pairs the
-    earlier lines created — and the error names the line.
+    All or nothing (tournaments.services.bulk): if any line is wrong (cannot be read as a pair,
+    repeats an earlier line or a player of one, names a pair already registered or a player
+    already in another entry), nothing is stored — not even the players and pairs the other
+    lines would create — and the error names the line (every wrong line, when there are
+    several).
     """
-    numbered = pasted_lines(
-        text,
+    return entrants_register_text(
+        tournament=tournament,
+        text=text,
+        actor=actor,
+        kinds=(Tournament.EntrantKind.PAIRS,),
         empty=Invalid(
             'Paste at least one pair, one per line, like "Ana García / Luis Pérez".',
             code="paste_empty",
         ),
-    )
-    with transaction.atomic():
-        tournament = lock_open_registration(tournament, actor, Tournament.EntrantKind.PAIRS)
-        active = _active_count(tournament)
-        seen: dict[int, int] = {}  # pair → the line that first named it
-        numbers = iter(number for number, _ in numbered)  # register_lines goes in order
-
-        def register(line: str) -> Entry:
-            nonlocal active
-            number = next(numbers)
-            pair = pair_get_or_create_from_names(club=tournament.club, text=line)
-            if pair.pk in seen:
-                raise Invalid(
-                    "It repeats the pair of line {first_line} ({pair}); "
-                    "remove one of the two lines.",
-                    code="pair_repeated",
-                    first_line=seen[pair.pk],
-                    pair=str(pair),
-                )
-            seen[pair.pk] = number
-            entry = _register(
-                tournament, pair, seed=None, active=active, actor=actor, via=via, device=device
-            )
-            if entry.status in ACTIVE_ENTRY_STATUSES:
-                active += 1
-            return entry
-
-        return register_lines(numbered, register)
+        via=via,
+        device=device,
+    ).entries
 
 
 def _register(
@@ -169,6 +148,7 @@ def _register(
         .first()
     )
     if entry is None:
+        _require_not_entered(tournament, pair)
         entry = Entry(tournament=tournament, pair=pair, seed=seed, status=status)
         _save_checking_seed(entry)
         return entry
@@ -186,6 +166,7 @@ def _register(
             entry=entry.pk,
             pair=str(pair),
         )
+    _require_not_entered(tournament, pair)
     old = {"status": entry.status, "withdrawn_at": _iso(entry.withdrawn_at)}
     entry.status = status
     entry.withdrawn_at = None
@@ -204,6 +185,16 @@ def _register(
         new={"entry": entry.pk, "pair": str(pair), "status": status},
     )
     return entry
+
+
+def _require_not_entered(tournament: Tournament, pair: Pair) -> None:
+    """A player enters a tournament once: Conflict if a player of ``pair`` is already in
+    another entry (another peña's pair of the same two, a pair pasted by name…)."""
+    players = (pair.player_one, pair.player_two)
+    entered = entries_of_players(tournament=tournament, player_ids=[p.pk for p in players])
+    for player in players:
+        if player.pk in entered:
+            raise player_entered_error(player, entered[player.pk])
 
 
 # --- Waiting list -------------------------------------------------------------------------
@@ -577,6 +568,9 @@ def substitution_create(
                     player=substitute.pk,
                     substitute=str(substitute),
                 )
+        entered = entries_of_players(tournament=tournament, player_ids=[substitute.pk])
+        if substitute.pk in entered:
+            raise player_entered_error(substitute, entered[substitute.pk])
         existing = (
             Substitution.objects.filter(match=match, entry=entry)
             .select_related("replaced", "substitute")

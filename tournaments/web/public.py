@@ -42,7 +42,7 @@ from django.views.decorators.http import require_safe
 from config.errors import NotFound
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors.entrants import frances_table_list
-from tournaments.selectors.registration import entry_list
+from tournaments.selectors.registration import entry_list, entry_team_players
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
     MATCH_RELATED,
@@ -325,7 +325,7 @@ def _pair(tournament: Tournament, entry: Entry | None, *, won: bool = False) -> 
     if entry is None:
         return None
     pair = entry.pair
-    players = f"{pair.player_one} · {pair.player_two}" if pair.name else ""
+    players = " · ".join(str(player) for player in entry_team_players(entry))
     return PairView(
         entry_id=entry.id,
         name=str(pair),
@@ -933,7 +933,7 @@ def pair_page(
     tournament = _tournament(club_slug, tournament_slug)
     entry = (
         Entry.objects.filter(tournament=tournament, pk=entry_id)
-        .select_related("pair__player_one", "pair__player_two", "pair__club")
+        .select_related("pair__player_one", "pair__player_two", "pair__club", "player_three")
         .first()
     )
     if entry is None:

@@ -6,14 +6,17 @@ pasted one name a line, checked in and withdrawn one tap each).
 
 Responsible for: the pairs page of a tournament (who is registered, present, on the waiting
 list or withdrawn) and its one-tap actions: register one pair (two players of the peña, or two
-typed names) or a pasted list, check every pair in at once ("todos presentes"), check a pair in
-or undo it (with organizer.js, without reloading the page: the answer is the row and the counts
-that changed, ``_fragment``), withdraw it (and say who leaves the waiting list in its place),
-set its seed and the mesa it always plays at. Each action comes back to the same row of the
-list, or shows the page again with the error and what was typed.
+typed names), a pasted list (a pair's team name before a colon) or a CSV file, first shown as
+a preview of what it would register (new players, players found, pairs, places) when asked;
+a list with wrong lines shows each of them; check every pair in at once ("todos presentes"),
+check a pair in or undo it (with organizer.js, without reloading the page: the answer is the
+row and the counts that changed, ``_fragment``), withdraw it (and say who leaves the waiting
+list in its place), set its seed and the mesa it always plays at. Each action comes back to the
+same row of the list, or shows the page again with the error and what was typed.
 
 Must not: decide whether a pair may register, check in or withdraw, or who is promoted from the
-waiting list (tournaments.services.registration does); write rows itself.
+waiting list (tournaments.services.registration and .bulk do); read a list or a file itself;
+write rows itself.
 
 Terms: pareja (pair; an Entry in a tournament), inscripción, pasar lista (check-in), lista de
 espera (waiting list), cabeza de serie (seed), mesa fija (pinned table), peña.
@@ -39,7 +42,8 @@ from clubs import services as club_services
 from config.errors import Conflict, error_message
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.entrants import individual_list
-from tournaments.selectors.registration import entry_list
+from tournaments.selectors.registration import entry_list, entry_team_players
+from tournaments.services import bulk as bulk_services
 from tournaments.services import entrants as entrant_services
 from tournaments.services import registration as registration_services
 from tournaments.web.organizer import forms
@@ -54,21 +58,136 @@ def entries(
     add_form=None,
     paste_form=None,
     entry_forms: dict | None = None,
-    error: str = "",
+    error: str | Exception = "",
+    preview: bulk_services.Registration | None = None,
     status: int = 200,
 ):
     tournament = tournament_for(request, tournament_id)
+    shown = {**_error_context(error), **_paste_context(tournament, paste_form, preview)}
     if tournament.entrant_kind in entrant_services.ALONE:
-        return _individuals(request, tournament, paste_form, error, status)
+        return _individuals(request, tournament, shown, status)
     players = club_selectors.players_for_club(user=request.user, club=tournament.club)
     context = {
         **_roll(tournament, entry_forms or {}),
+        **shown,
         "add_form": add_form or forms.EntryAddForm(players=players),
-        "paste_form": paste_form or forms.EntriesPasteForm(),
-        "error": error,
         "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
     }
     return render(request, "organizer/entries.html", context, status=status)
+
+
+def _error_context(error: str | Exception) -> dict[str, Any]:
+    """The error box: a text, or an error of several lines of a list, each on its own."""
+    if not isinstance(error, Exception):
+        return {"error": error}
+    if getattr(error, "code", "") != "lines_invalid":
+        return {"error": error_message(error)}
+    count = error.params["count"]
+    lines = [error_message(line) for line in error.params["errors"]]
+    if count > len(lines):
+        lines.append(_("… y %(n)s líneas más.") % {"n": count - len(lines)})
+    text = ngettext(
+        "%(n)s línea no se puede inscribir y no se ha inscrito nada; corrígela y vuelve a "
+        "intentarlo:",
+        "%(n)s líneas no se pueden inscribir y no se ha inscrito nada; corrígelas todas y "
+        "vuelve a intentarlo:",
+        count,
+    ) % {"n": count}
+    return {"error": text, "error_lines": lines}
+
+
+#: How the preview says each player was found (clubs.services.RosterPerson.match).
+MATCH_TEXTS = {
+    "new": gettext_lazy("nuevo"),
+    "name": gettext_lazy("ya en la peña"),
+    "licence": gettext_lazy("ya en la peña, por su licencia"),
+}
+PAIR_TEXTS = {
+    "new": gettext_lazy("pareja nueva"),
+    "existing": gettext_lazy("pareja ya creada"),
+    "renamed": gettext_lazy("pareja ya creada, con nombre nuevo"),
+}
+
+
+def _paste_context(tournament, paste_form, preview) -> dict[str, Any]:
+    """The paste form, and the preview of what it would register, in words."""
+    context: dict[str, Any] = {"paste_form": paste_form or forms.EntriesPasteForm()}
+    if preview is None:
+        return context
+    trios = preview.kind == Tournament.EntrantKind.TRIOS
+    position = 0
+    rows = []
+    for planned in preview.lines:
+        if planned.status == Entry.Status.WAITING:
+            position += 1
+            place = _("en lista de espera (%(n)sº)") % {"n": position}
+        else:
+            alone = preview.kind in entrant_services.ALONE
+            if planned.again is not None:
+                place = _("inscrito de nuevo") if alone else _("inscrita de nuevo")
+            else:
+                place = _("inscrito") if alone else _("inscrita")
+        players = []
+        for person in planned.people:
+            note = str(MATCH_TEXTS[person.match])
+            if person.licence_added:
+                note += " · " + _("se le añade la licencia")
+            players.append(
+                {"name": str(person.player), "licence": person.player.licence, "note": note}
+            )
+        pair = planned.pair
+        pair_note = ""
+        if pair is not None:
+            pair_note = str(_("trío nuevo") if trios else PAIR_TEXTS[pair.state])
+            if pair.state == "renamed":
+                pair_note += " " + _("(antes: %(name)s)") % {"name": pair.old_name or "—"}
+        club = (
+            planned.club if planned.club is not None and planned.club != tournament.club else None
+        )
+        rows.append(
+            {
+                "line": planned.line.number,
+                "players": players,
+                "team": planned.line.team,
+                "pair_note": pair_note,
+                "club": club.name if club is not None else "",
+                "place": place,
+                "waiting": planned.status == Entry.Status.WAITING,
+            }
+        )
+    counts = [
+        ngettext("%(n)s jugador nuevo", "%(n)s jugadores nuevos", preview.new_players)
+        % {"n": preview.new_players},
+        ngettext(
+            "%(n)s jugador que ya estaba en la peña",
+            "%(n)s jugadores que ya estaban en la peña",
+            preview.matched_players,
+        )
+        % {"n": preview.matched_players},
+    ]
+    if preview.kind in entrant_services.ALONE:
+        counts.append(
+            ngettext("%(n)s inscrito", "%(n)s inscritos", preview.registered)
+            % {"n": preview.registered}
+        )
+    else:
+        counts.append(
+            ngettext("%(n)s pareja nueva", "%(n)s parejas nuevas", preview.new_pairs)
+            % {"n": preview.new_pairs}
+        )
+        counts.append(
+            ngettext("%(n)s con plaza", "%(n)s con plaza", preview.registered)
+            % {"n": preview.registered}
+        )
+        if preview.waiting:
+            counts.append(_("%(n)s en lista de espera") % {"n": preview.waiting})
+    context["preview"] = {
+        "rows": rows,
+        "counts": counts,
+        "csv": preview.source == "csv",
+        "teams": preview.kind not in entrant_services.ALONE,
+    }
+    return context
 
 
 def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
@@ -82,6 +201,7 @@ def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
             initial={"table": entry.pinned_table}, prefix=f"pin{entry.pk}"
         )
         entry.open = any(key[1] == entry.pk for key in entry_forms)
+        entry.team_players = " / ".join(str(player) for player in entry_team_players(entry))
     counts = Counter(entry.status for entry in rows)
     return {
         "tournament": tournament,
@@ -112,10 +232,11 @@ def _fragment(request: HttpRequest, tournament, entry_id: int | None = None) -> 
     return response
 
 
-def _individuals(request: HttpRequest, tournament, paste_form, error: str, status: int):
+def _individuals(request: HttpRequest, tournament, shown: dict, status: int):
     rows = individual_list(tournament=tournament)
     counts = Counter(row.status for row in rows)
     context = {
+        **shown,
         "tournament": tournament,
         "players": rows,
         "counts": {
@@ -123,8 +244,6 @@ def _individuals(request: HttpRequest, tournament, paste_form, error: str, statu
             "checked_in": counts[Entry.Status.CHECKED_IN],
             "withdrawn": counts[Entry.Status.WITHDRAWN],
         },
-        "paste_form": paste_form or forms.EntriesPasteForm(),
-        "error": error,
         "frances": tournament.entrant_kind == Tournament.EntrantKind.FRANCES,
     }
     return render(request, "organizer/individuals.html", context, status=status)
@@ -132,13 +251,7 @@ def _individuals(request: HttpRequest, tournament, paste_form, error: str, statu
 
 def _paste(tournament, text: str, **common) -> list:
     """The pasted list registered as the tournament's kind of entrant takes it."""
-    if tournament.entrant_kind in entrant_services.ALONE:
-        return entrant_services.individual_register_pasted(
-            tournament=tournament, text=text, **common
-        )
-    if tournament.entrant_kind == Tournament.EntrantKind.TRIOS:
-        return entrant_services.trio_register_pasted(tournament=tournament, text=text, **common)
-    return registration_services.entry_register_pasted(tournament=tournament, text=text, **common)
+    return bulk_services.entrants_register_text(tournament=tournament, text=text, **common).entries
 
 
 def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
@@ -216,27 +329,37 @@ def entry_add(request: HttpRequest, tournament_id: int):
 @login_required
 @require_POST
 def entries_paste(request: HttpRequest, tournament_id: int):
+    """A pasted list or a CSV file: "Vista previa" (``preview``) shows what it would register
+    and keeps the list (a file's text in ``csv_text``) for "Inscribir la lista"."""
     tournament = tournament_for(request, tournament_id)
-    form = forms.EntriesPasteForm(request.POST)
+    form = forms.EntriesPasteForm(request.POST, request.FILES)
     if not form.is_valid():
         return entries(request, tournament.pk, paste_form=form, status=400)
+    data = form.cleaned_data
+    common = {
+        "tournament": tournament,
+        "actor": request.user,
+        "via": VIA,
+        "device": device_of(request),
+        "preview": bool(request.POST.get("preview")),
+    }
+    content: bytes | str = data["csv_text"]
+    if data["file"] is not None:
+        # One byte beyond the limit is enough to refuse a larger file.
+        content = data["file"].read(bulk_services.MAX_CSV_BYTES + 1)
     try:
-        registered = _paste(
-            tournament,
-            form.cleaned_data["text"],
-            actor=request.user,
-            via=VIA,
-            device=device_of(request),
-        )
+        if content:
+            registration = bulk_services.entrants_register_csv(data=content, **common)
+        else:
+            registration = bulk_services.entrants_register_text(text=data["text"], **common)
     except USER_ERRORS as exc:
-        return entries(
-            request,
-            tournament.pk,
-            paste_form=form,
-            error=error_message(exc),
-            status=status_of(exc),
-        )
-    messages.success(request, _registered_text(registered, tournament))
+        return entries(request, tournament.pk, paste_form=form, error=exc, status=status_of(exc))
+    if registration.preview:
+        if content:  # the file's text goes back with the form, to be registered as previewed
+            text = content.decode("utf-8-sig") if isinstance(content, bytes) else content
+            form = forms.EntriesPasteForm({"text": "", "csv_text": text})
+        return entries(request, tournament.pk, paste_form=form, preview=registration)
+    messages.success(request, _registered_text(registration.entries, tournament))
     return redirect(_entries_url(tournament.pk))
 
 

@@ -342,15 +342,41 @@ class EntryAddForm(Form):
 
 
 class EntriesPasteForm(Form):
+    """A pasted list, or a CSV file (``csv_text``: the text of a file already previewed, sent
+    again to register it); one of them."""
+
     text = forms.CharField(
         label=_("Pega la lista: una pareja por línea"),
+        required=False,
+        strip=False,
         widget=forms.Textarea(
             attrs={
                 "rows": 8,
-                "placeholder": "Ana García / Luis Pérez\nMiren Etxeberria / Jon Agirre",
+                "placeholder": "Ana García / Luis Pérez\nLos de la Txantrea: Miren Etxeberria / "
+                "Jon Agirre",
             }
         ),
     )
+    file = forms.FileField(
+        label=_("O importa un archivo CSV"),
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}),
+    )
+    csv_text = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        typed = bool((data.get("text") or "").strip())
+        if data.get("file") is not None:
+            data["csv_text"] = ""  # a new file replaces the one previewed
+        chosen = data.get("file") is not None or bool(data.get("csv_text"))
+        if typed and chosen:
+            raise forms.ValidationError(
+                _("Pega una lista o importa un archivo, no las dos cosas a la vez.")
+            )
+        if not typed and not chosen:
+            raise forms.ValidationError(_("Pega la lista, o elige un archivo CSV."))
+        return data
 
 
 class SeedForm(Form):
