@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0006_club_language'),
+        ("clubs", "0007_ratings_move_out"),
     ]
 
     operations = [
