@@ -334,6 +334,9 @@ SPECTACULAR_SETTINGS = {
     # An entry's status is shared by pairs', trios' and players alone's records: one name.
     "ENUM_NAME_OVERRIDES": {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
+        # a match's kind and a tournament's entrant kind both go by "kind"
+        "KindEnum": "tournaments.models.Match.Kind",
+        "EntrantKindEnum": "tournaments.models.Tournament.EntrantKind",
         # a league and a circuit each have their own tiebreaks: two enums, two names
         "LeagueTiebreakEnum": "seasons.leagues.table.TIEBREAKS",
         "CircuitTiebreakEnum": "seasons.circuits.ranking.TIEBREAKS",
