@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from clubs.models import Club
-from config.errors import DomainError, NotFound
+from config.errors import DomainError
 from config.views import error_response
+from seasons.page_helpers import club_or_404
 from seasons.ratings import rate
 from seasons.ratings import selectors as ratings_selectors
 from seasons.ratings.models import RankingSettings
@@ -51,13 +51,6 @@ RESULT_CLASS = {
     rate.Result.ABANDON: "lost",
     rate.Result.DRAW: "draw",
 }
-
-
-def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise NotFound("There is no peña '{slug}'.", code="club_slug_not_found", slug=slug[:80])
-    return club
 
 
 def _player_url(player_id: int) -> str:
@@ -165,7 +158,7 @@ def _tally_rows(tallies, names: dict[int, str], *, player_id: int | None = None)
 @require_safe
 def ranking_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     try:
-        club = _club(club_slug)
+        club = club_or_404(club_slug)
         order = {"puntos": "points", "valoracion": "rating"}.get(request.GET.get("orden", ""), "")
         if ratings_selectors.ranking_shows(club=club) != RankingSettings.Shows.BOTH:
             order = ""  # one ranking shown: in its own order

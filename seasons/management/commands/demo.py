@@ -167,19 +167,3 @@ def _tasks_quiet(quiet: bool) -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, saved, strict=True):
             logger.setLevel(level)
-
-
-@contextmanager
-def _tasks_quiet(quiet: bool) -> Iterator[None]:
-    """Without a worker every task runs here and logs a line or two; the demo runs about three
-    hundred. Hidden unless -v 2."""
-    loggers = [logging.getLogger(name) for name in ("celery", "tournaments.tasks")]
-    saved = [logger.level for logger in loggers]
-    if quiet:
-        for logger in loggers:
-            logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, saved, strict=True):
-            logger.setLevel(level)
