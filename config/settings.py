@@ -283,12 +283,13 @@ SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
 # --- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    # JSON through the depth, size and NUL checks of config.parsers; forms as DRF reads them.
-    "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only, through the depth, size and NUL checks of config.parsers: a form or multipart
+    # body is 415. DRF reads a field a form leaves out as an unticked box (a boolean false), so a
+    # partial update sent as a form made a public tournament private; archive/import alone also
+    # takes a multipart file (its view names its parsers).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    # DRF's test client sends JSON unless told otherwise (its own default is multipart)
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
