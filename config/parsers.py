@@ -67,6 +67,19 @@ class JSONParser(parsers.JSONParser):
         return data
 
 
+class RawJSONParser(parsers.BaseParser):
+    """A JSON body's bytes as they came (after the size check), for a view that reads them
+    itself and names its own errors (an archive: ``archive_not_json``, not ``json_invalid``)."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        error = too_large((parser_context or {}).get("request"))
+        if error is not None:
+            raise error
+        return stream.read() if stream is not None else b""
+
+
 def too_large(request) -> TooLarge | None:
     """The error for a request whose declared body is over the limit, else None."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE

@@ -34,7 +34,7 @@ from rest_framework.views import APIView
 
 from clubs.roles import can_organize
 from clubs.selectors import club_get
-from config.parsers import JSONParser
+from config.parsers import RawJSONParser
 from tournaments.archive import archive_dumps
 from tournaments.selectors import archive as selectors
 from tournaments.selectors.rounds import phase_get_readable
@@ -89,8 +89,9 @@ class TournamentArchiveApi(APIView):
 
 
 class ArchiveImportApi(APIView):
-    # The one write that takes a file: multipart as well as JSON (the API's default).
-    parser_classes = [JSONParser, MultiPartParser]
+    # The JSON body as bytes: the archive's own reader names what is wrong with it
+    # (archive_not_json, archive_too_deep…); a file comes as multipart.
+    parser_classes = [RawJSONParser, MultiPartParser]
 
     class InputSerializer(serializers.Serializer):
         archive = serializers.FileField(help_text="the archive file, as exported")
