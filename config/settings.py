@@ -86,6 +86,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
     "config.middleware.RejectNulMiddleware",
+    "config.middleware.UnreadableRequestMiddleware",
     "config.security.TableLinkThrottleMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 import re
+import runpy
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -132,6 +134,15 @@ BODIES = {
         "application/json",
     ),
     "not JSON": ("{'name': ", "application/json"),
+    # half of a character: a choice field's error repeated it, and the answer could not be
+    # encoded (500)
+    "a lone surrogate in every text": (
+        '{"name": "\\ud800", "status": "\\ud800", "format": "\\ud800", "side": "\\ud800", '
+        '"kind": "\\ud800", "language": "\\ud800", "entrant_kind": "\\ud800", '
+        '"result": "\\ud800", "decision": "\\ud800", "outcome": "\\ud800", '
+        '"events": ["\\ud800"], "tiebreaks": ["\\ud800"], "real_31": "\\ud800"}',
+        "application/json",
+    ),
     "a form instead of JSON": ("name=x", "application/x-www-form-urlencoded"),
 }
 
@@ -246,3 +257,86 @@ def test_every_endpoint_that_reads_a_body_refuses_a_form_with_415(demo_client):
             response = client.generic(method, _url(path, ids), body, content_type=content_type)
             # 404: a path of the demo's with no such row (no Mus francés table), found first
             assert response.status_code in {404, 415}, f"{kind}: {method} {path}"
+
+
+@pytest.mark.parametrize("charset", ["hex", "rot13", "zlib", "base64", "no-such-codec"])
+def test_a_charset_that_is_not_a_text_encoding_is_a_415_on_every_write(charset):
+    """Decoding the body with a bytes-to-bytes codec raised LookupError: a 500 on every write,
+    without login."""
+    client = Client()
+    writes = [(m, p) for m, p in _operations() if m in {"POST", "PUT", "PATCH", "DELETE"}]
+    for method, path in writes:
+        response = client.generic(
+            method,
+            re.sub(r"{(\w+)}", "1", path),
+            b"{}",
+            content_type=f"application/json; charset={charset}",
+        )
+        _assert_error_body(response, f"{charset}: {method} {path}")
+        assert response.status_code == 415, f"{charset}: {method} {path}"
+        assert response.json()["error"]["code"] == "body_charset"
+
+
+def test_a_lone_surrogate_is_named(demo_client):
+    client, ids = demo_client
+    response = client.post(
+        _url("/api/v1/tournaments/{tournament_id}/status", ids),
+        '{"status": "\\udfff"}',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "json_surrogate"
+    assert response.json()["error"]["params"] == {"escape": "\\udfff"}
+
+
+def test_a_body_sent_in_chunks_is_refused_not_read_as_empty(demo_client):
+    """Django reads as many bytes as Content-Length says: a chunked body (no Content-Length)
+    was read as {} and the update answered 200 having changed nothing."""
+    client, ids = demo_client
+    before = Tournament.objects.get(pk=ids["tournament_id"]).venue
+
+    response = client.post(
+        _url("/api/v1/tournaments/{tournament_id}/update", ids),
+        '{"venue": "Txoko berria"}',
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+    )
+
+    _assert_error_body(response, "chunked")
+    assert response.status_code == 411
+    assert response.json()["error"]["code"] == "body_length_required"
+    assert Tournament.objects.get(pk=ids["tournament_id"]).venue == before
+
+
+def test_an_address_or_a_header_over_the_limits_is_answered_with_the_error_body():
+    """gunicorn answered these itself, with an HTML page: its limits are now above the app's
+    (deploy/gunicorn.conf.py), and the app answers with its JSON body."""
+    client = Client()
+    long_query = client.get("/api/v1/tournaments?q=" + "x" * 4100)
+    long_header = client.get("/api/v1/tournaments", HTTP_X_LONG="y" * 8200)
+    many = client.get("/api/v1/tournaments", **{f"HTTP_X_H{n}": "1" for n in range(101)})
+    fits = client.get("/api/v1/tournaments?q=" + "x" * 3000, HTTP_X_LONG="y" * 8000)
+
+    for response, status, code in (
+        (long_query, 414, "address_too_long"),
+        (long_header, 431, "header_too_large"),
+        (many, 431, "headers_too_many"),
+    ):
+        _assert_error_body(response, code)
+        assert response.status_code == status
+        assert response.json()["error"]["code"] == code
+    assert long_header.json()["error"]["params"]["name"] == "X-Long"
+    assert fits.status_code == 200
+
+
+def test_gunicorn_lets_the_app_answer_over_its_limits():
+    from config import middleware
+
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "deploy/gunicorn.conf.py"))
+
+    assert conf["limit_request_line"] > middleware.REQUEST_LINE_LIMIT
+    assert conf["limit_request_line"] <= 8190  # gunicorn's most: above it, it takes 8190
+    assert conf["limit_request_field_size"] > middleware.HEADER_FIELD_LIMIT
+    assert conf["limit_request_fields"] > middleware.HEADER_FIELDS_LIMIT
