@@ -4,9 +4,9 @@ Responsible for: ``ApiLanguageMiddleware``, the language of the API. Pages speak
 the person chose another of settings.LANGUAGES (English, Basque, French); the API speaks the
 first of those its client asks for in ``Accept-Language`` (``eu``, ``fr-FR``…) and English when
 it asks for none of them, so that a script written against the documented messages keeps
-reading them. Error bodies keep ``code`` and ``params`` for programs
-whatever the language; Django's LocaleMiddleware then names the language in
-``Content-Language``.
+reading them (config.views.request_language chooses it, so that an error answered before this
+middleware speaks it too). Error bodies keep ``code`` and ``params`` for programs whatever the
+language; Django's LocaleMiddleware then names the language in ``Content-Language``.
 
 ``RejectNulMiddleware`` and ``UnreadableRequestMiddleware`` refuse, before any view, a request
 the app cannot read as it was meant (a NUL in the address; an address or a header over the
@@ -21,26 +21,9 @@ from __future__ import annotations
 import codecs
 
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from config.errors import DomainError, Invalid
-from config.views import API_PREFIX, error_response
-
-#: the API's language when the client names none it can read
-API_DEFAULT_LANGUAGE = "en"
-
-
-def api_language(header: str) -> str:
-    """The first supported language of an ``Accept-Language`` header (es, en, eu or fr, a
-    regional variant such as fr-FR counting as its language), else English."""
-    for language, _quality in parse_accept_lang_header(header or ""):
-        if language == "*":
-            break
-        try:
-            return translation.get_supported_language_variant(language)
-        except LookupError:
-            continue
-    return API_DEFAULT_LANGUAGE
+from config.views import API_PREFIX, error_response, request_language
 
 
 class ApiLanguageMiddleware:
@@ -51,7 +34,7 @@ class ApiLanguageMiddleware:
 
     def __call__(self, request):
         if request.path_info.startswith(API_PREFIX):
-            language = api_language(request.headers.get("Accept-Language", ""))
+            language = request_language(request)
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)

@@ -85,11 +85,17 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A middleware adds its headers on the way out, to the answers of those below it: the
+    # security headers' (SecurityMiddleware above, X-Frame-Options, the CSP) come before every
+    # one that refuses a request by itself (the NUL, the limits, the throttle, the Origin
+    # check), so that those answers carry them too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "config.middleware.RejectNulMiddleware",
     "config.middleware.UnreadableRequestMiddleware",
     "config.security.TableLinkThrottleMiddleware",
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     # HTML and JSON compressed (whitenoise serves static files precompressed); Django masks the
     # CSRF token per response, which is what keeps compression of pages safe.
     "django.middleware.gzip.GZipMiddleware",
@@ -101,8 +107,6 @@ MIDDLEWARE = [
     "config.security.OriginCheckMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views import defaults
 
 from config.errors import DomainError, Forbidden, Invalid, NotFound, error_body, error_message
@@ -19,6 +21,8 @@ from config.parsers import too_large
 
 #: the API's paths: JSON error bodies and the API's language (config.middleware)
 API_PREFIX = "/api/"
+#: the API's language when the client names none it can read
+API_DEFAULT_LANGUAGE = "en"
 
 
 class ServerError(DomainError):
@@ -30,14 +34,43 @@ def _is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def api_language(header: str) -> str:
+    """The first supported language of an ``Accept-Language`` header (es, en, eu or fr, a
+    regional variant such as fr-FR counting as its language), else English."""
+    for language, _quality in parse_accept_lang_header(header or ""):
+        if language == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(language)
+        except LookupError:
+            continue
+    return API_DEFAULT_LANGUAGE
+
+
+def request_language(request) -> str:
+    """The language of an answer to ``request``: under /api/ the first of ``Accept-Language``
+    (English by default), elsewhere the page's (the language menu's cookie, the browser)."""
+    if _is_api(request):
+        return api_language(request.headers.get("Accept-Language", ""))
+    return translation.get_language_from_request(request)
+
+
 def error_response(request, exc: DomainError):
-    """``exc`` as the API's JSON error body, or as the site's error page."""
-    message = error_message(exc)
+    """``exc`` as the API's JSON error body, or as the site's error page, in the request's
+    language: the middleware that refuses a request before the language is chosen (the NUL,
+    the limits, the table links' throttle) would otherwise answer in whatever language the
+    thread's previous request left active."""
+    language = request_language(request)
+    message = error_message(exc, language)
     if _is_api(request):
         body = error_body(exc.status, exc.code, message, exc.params)
-        return JsonResponse(body, status=exc.status)
-    context = {"status": exc.status, "message": message}
-    return render(request, "error.html", context, status=exc.status)
+        response = JsonResponse(body, status=exc.status)
+    else:
+        context = {"status": exc.status, "message": message}
+        with translation.override(language):
+            response = render(request, "error.html", context, status=exc.status)
+    response["Content-Language"] = language
+    return response
 
 
 def bad_request(request, exception=None):

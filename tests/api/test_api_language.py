@@ -9,7 +9,7 @@ from django.test import Client
 
 from clubs.models import Membership
 from config.errors import Invalid, error_message
-from config.middleware import api_language
+from config.views import api_language
 from tests.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
