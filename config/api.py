@@ -102,7 +102,9 @@ class TokenApi(APIView):
     new one. Failed attempts count towards the login lock-out (django-axes), as on the site.
     """
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    # The session first, as everywhere in the API: without credentials a DELETE is then 403
+    # not_authenticated, as documented (the token first made it a 401).
+    authentication_classes = [SessionAuthentication, TokenAuthentication]
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):

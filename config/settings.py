@@ -299,9 +299,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        # Scripts: a token (config.api TokenApi); Basic still works but hashes every request.
+        # Scripts: a token (config.api TokenApi); Basic still works, over HTTPS only, but
+        # hashes the password on every request.
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "config.security.HttpsBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
 }
