@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from django.contrib.auth import authenticate
-from django.urls import URLPattern, URLResolver, include, path, reverse
+from django.urls import URLPattern, URLResolver, include, path, re_path, reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import Invalid
+from config.views import api_not_found
 
 
 class ApiRootApi(APIView):
@@ -150,4 +151,6 @@ urlpatterns = [
     path("", include("clubs.api.urls", namespace="clubs")),
     path("", include("clubs.leagues.api.urls", namespace="leagues-api")),
     path("", include("clubs.circuits.api.urls", namespace="circuits")),
+    # last: any other address under /api/v1/ is the API's JSON 404, with DEBUG on as well
+    re_path(r"", api_not_found),
 ]

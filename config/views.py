@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 
 from config.errors import DomainError, Forbidden, Invalid, NotFound, error_body, error_message
 from config.parsers import too_large
@@ -93,6 +94,14 @@ def page_not_found(request, exception=None):
         "There is no such address in the API; GET /api/v1/ lists them.", code="no_such_endpoint"
     )
     return error_response(request, error)
+
+
+@csrf_exempt  # a POST to no endpoint is a 404, not CSRF's HTML 403 (which no view asked for)
+def api_not_found(request, *args, **kwargs):
+    """The last pattern under /api/v1/: an address no endpoint took gets the API's JSON 404 with
+    DEBUG on too (``make run``), where Django would answer its HTML debug page instead of
+    calling handler404."""
+    return page_not_found(request)
 
 
 def server_error(request):

@@ -20,6 +20,7 @@ from drf_spectacular.generators import SchemaGenerator
 from clubs.circuits.models import Circuit, Interpena
 from clubs.leagues.models import League, TeamFixture
 from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
+from tests.factories import UserFactory
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -194,6 +195,20 @@ def test_an_unknown_api_address_answers_the_json_error_body():
     _assert_error_body(response, "unknown address")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "no_such_endpoint"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/no/such/thing", "/api/v1/tournaments/abc", "/api/v1/x/"])
+def test_an_unknown_api_address_is_json_with_debug_on_too(settings, path):
+    """``make run`` (DEBUG on) answered Django's HTML debug page: Django calls handler404 only
+    with DEBUG off."""
+    settings.DEBUG = True
+    user = Client(enforce_csrf_checks=True)
+    user.force_login(UserFactory())
+
+    for response in (Client().get(path), user.post(path, "{}", content_type="application/json")):
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["error"]["code"] == "no_such_endpoint"
 
 
 def test_an_unknown_page_is_a_readable_page_not_json():
