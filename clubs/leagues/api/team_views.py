@@ -164,6 +164,17 @@ class TeamLeagueListApi(APIView):
         return Response(TeamLeagueSummarySerializer(leagues, many=True).data)
 
 
+class TeamLeagueAllListApi(APIView):
+    """Every league of peñas the caller may see (the index's ``team-leagues``)."""
+
+    @extend_schema(
+        operation_id="team_league_all_list", responses=TeamLeagueSummarySerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        leagues = teams_selectors.team_league_list(user=request.user)
+        return Response(TeamLeagueSummarySerializer(leagues, many=True).data)
+
+
 class TeamLeagueDetailApi(APIView):
     """The league with its peñas and its calendar of fixtures."""
 

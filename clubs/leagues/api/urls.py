@@ -12,6 +12,7 @@ _J = f"{_L}/jornadas/<int:number>"
 _M = f"{_L}/matches/<int:match_id>"
 
 urlpatterns = [
+    path("leagues", views.LeagueAllListApi.as_view(), name="league-all-list"),
     path("clubs/<int:club_id>/leagues", views.LeagueListApi.as_view(), name="league-list"),
     path(
         "clubs/<int:club_id>/leagues/create", views.LeagueCreateApi.as_view(), name="league-create"
@@ -41,6 +42,7 @@ from clubs.leagues.api import team_views  # noqa: E402
 _T = "team-leagues/<int:league_id>"
 _TF = f"{_T}/fixtures/<int:fixture_id>"
 urlpatterns += [
+    path("team-leagues", team_views.TeamLeagueAllListApi.as_view(), name="team-league-all-list"),
     path(
         "clubs/<int:club_id>/team-leagues",
         team_views.TeamLeagueListApi.as_view(),

@@ -118,6 +118,18 @@ class LeagueListApi(APIView):
         return Response(LeagueSummaryOutputSerializer(leagues, many=True).data)
 
 
+class LeagueAllListApi(APIView):
+    """Every league the caller may see: the public ones and all of their peñas' (the index's
+    ``leagues``)."""
+
+    @extend_schema(
+        operation_id="league_all_list", responses=LeagueSummaryOutputSerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        leagues = selectors.league_list(user=request.user)
+        return Response(LeagueSummaryOutputSerializer(leagues, many=True).data)
+
+
 class LeagueDetailApi(APIView):
     @extend_schema(operation_id="league_detail", responses=LeagueOutputSerializer)
     def get(self, request: Request, league_id: int) -> Response:
