@@ -189,7 +189,12 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara"), ("fr", "Français")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [
+    BASE_DIR / "locale",  # first: makemessages writes the project's catalogs here
+    # Basque for Django REST framework's own messages, which DRF ships without (the API asked
+    # for eu answered them in Spanish, Django's fallback to LANGUAGE_CODE)
+    BASE_DIR / "locale" / "rest_framework",
+]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Europe/Madrid"
