@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from clubs import ratings, ratings_selectors, selectors
 from clubs.ratings_services import ranking_settings_set
+from config.inputs import Input
 
 
 def _round(value: float) -> float:
@@ -108,7 +109,7 @@ class RankingApi(APIView):
 class RankingSettingsApi(APIView):
     """Choose which ranking the peña's page shows (its organizers): rating, points or both."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         shows = serializers.CharField()
 
         class Meta:

@@ -31,6 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from tournaments.api.registration import EntryOutputSerializer, PlayerRefSerializer, entry_data
 from tournaments.api.tournaments import audit_context, client_device, idempotency_key, valid_data
 from tournaments.models import Entry
@@ -100,7 +101,7 @@ class IndividualListApi(APIView):
 
 class IndividualRegisterApi(APIView):
     @extend_schema_serializer(component_name="IndividualRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_id = serializers.IntegerField()
 
     @extend_schema(
@@ -117,7 +118,7 @@ class IndividualRegisterApi(APIView):
         return Response(IndividualOutputSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
-class PasteInputSerializer(serializers.Serializer):
+class PasteInputSerializer(Input):
     class Meta:
         ref_name = "EntrantsPasteInput"
 
@@ -161,7 +162,7 @@ class IndividualWithdrawApi(APIView):
 
 class IndividualCheckInApi(APIView):
     @extend_schema_serializer(component_name="IndividualCheckInInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         present = serializers.BooleanField(
             required=False, default=True, help_text="false undoes a check-in"
         )
@@ -195,7 +196,7 @@ class TrioOutputSerializer(EntryOutputSerializer):
 
 class TrioRegisterApi(APIView):
     @extend_schema_serializer(component_name="TrioRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_ids = serializers.ListField(
             child=serializers.IntegerField(), help_text="the trio's three players"
         )
@@ -288,7 +289,7 @@ def _answer(answer) -> Response:
     return Response({"table": answer.state, "replayed": answer.replayed})
 
 
-class FrancesOrderInput(serializers.Serializer):
+class FrancesOrderInput(Input):
     class Meta:
         ref_name = "FrancesOrderInput"
 
@@ -304,7 +305,7 @@ class FrancesSeatOrderInput(FrancesOrderInput):
     seat = serializers.JSONField(help_text="your seat at the table: 1, 2, …")
 
 
-class FrancesSeatConfirmInput(serializers.Serializer):
+class FrancesSeatConfirmInput(Input):
     class Meta:
         ref_name = "FrancesSeatConfirmInput"
 

@@ -23,6 +23,7 @@ from clubs.circuits import interpenas, selectors, services
 from clubs.circuits.models import Circuit, Interpena
 from clubs.circuits.ranking import TIEBREAKS
 from clubs.circuits.teams import signature
+from config.inputs import Input
 
 # --- Circuits ------------------------------------------------------------------------------
 
@@ -74,7 +75,7 @@ class CircuitListApi(APIView):
         )
 
 
-class CircuitInputSerializer(serializers.Serializer):
+class CircuitInputSerializer(Input):
     name = serializers.CharField(max_length=400, required=False)
     region = serializers.CharField(max_length=400, required=False, allow_blank=True)
     season = serializers.CharField(max_length=400, required=False, allow_blank=True)
@@ -147,7 +148,7 @@ class CircuitUpdateApi(APIView):
 
 
 class CircuitClubAddApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         club_id = serializers.IntegerField()
 
         class Meta:
@@ -167,7 +168,7 @@ class CircuitClubAddApi(APIView):
 
 
 class CircuitOrganizerAddApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         username = serializers.CharField(max_length=150)
 
         class Meta:
@@ -188,7 +189,7 @@ class CircuitOrganizerAddApi(APIView):
         return Response(CircuitOutputSerializer(circuit).data)
 
 
-class CircuitTournamentInputSerializer(serializers.Serializer):
+class CircuitTournamentInputSerializer(Input):
     tournament_id = serializers.IntegerField()
 
     class Meta:
@@ -372,7 +373,7 @@ class InterpenaListApi(APIView):
 
 
 class InterpenaCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         home_club_id = serializers.IntegerField()
         away_club_id = serializers.IntegerField()
         played_on = serializers.DateField()
@@ -409,7 +410,7 @@ class InterpenaDetailApi(APIView):
 
 
 class InterpenaLineupApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         pair_ids = serializers.ListField(
             child=serializers.IntegerField(), max_length=32, help_text="board A first"
@@ -442,7 +443,7 @@ class InterpenaLineupApi(APIView):
 class InterpenaBoardResultApi(APIView):
     """Enter (``payload``) or confirm (no payload) a board's result for your peña's pair."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         payload = serializers.JSONField(
             required=False, help_text='{"games": [...]} as on the table link; absent: confirm'
@@ -479,7 +480,7 @@ class InterpenaBoardResultApi(APIView):
 
 
 class InterpenaConfirmApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         result_version = serializers.CharField(max_length=400, allow_blank=True)
 

@@ -26,6 +26,7 @@ from clubs.leagues import teams_league, teams_selectors
 from clubs.leagues.api.views import jornada_param, valid_or_400
 from clubs.leagues.models import TeamFixture, TeamLeague
 from clubs.leagues.table import TEAM_TIEBREAKS
+from config.inputs import Input
 
 # --- Outputs -------------------------------------------------------------------------------------
 
@@ -234,7 +235,7 @@ class TeamLeagueStandingsApi(APIView):
 class TeamLeagueCreateApi(APIView):
     """A league of peñas run by this peña, with its whole calendar of fixtures."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=120)
         season = serializers.CharField(max_length=20)
         club_ids = serializers.ListField(
@@ -299,7 +300,7 @@ class TeamFixtureOpenApi(APIView):
 
 
 class TeamFixturePostponeApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         deadline = serializers.DateField()
 
         class Meta:
@@ -320,7 +321,7 @@ class TeamFixturePostponeApi(APIView):
 
 
 class TeamFixtureDecideApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         decision = serializers.ChoiceField(
             choices=[c for c in TeamFixture.Decision.values if c],
             help_text="home_absent / away_absent (the other peña wins), double_loss",

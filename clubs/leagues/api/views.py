@@ -26,6 +26,7 @@ from clubs.leagues import selectors, services
 from clubs.leagues.models import League, Postponement
 from clubs.leagues.table import TIEBREAKS
 from config.errors import Invalid
+from config.inputs import Input
 
 # --- Outputs -------------------------------------------------------------------------------------
 
@@ -267,7 +268,7 @@ def _jornada_out(league: League, number: int, request: Request) -> dict:
 
 
 class LeagueCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=120)
         season = serializers.CharField(max_length=20)
         kind = serializers.CharField(
@@ -308,7 +309,7 @@ def valid_or_400(serializer_class, request: Request) -> dict:
 class LeagueCalendarApi(APIView):
     """The dates of the jornadas still to draw (those drawn keep theirs)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         dates = serializers.ListField(child=serializers.DateField(), max_length=60)
 
         class Meta:
@@ -329,7 +330,7 @@ class LeagueCalendarApi(APIView):
 class DivisionCreateApi(APIView):
     """The league's next division: its pairs (fixed pairs) or players (individual)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=60)
         pair_ids = serializers.ListField(
             child=serializers.IntegerField(), default=list, max_length=200
@@ -359,7 +360,7 @@ class LeagueRulesApi(APIView):
     """Change the league's points and tiebreaks (only what is sent); the standings follow at
     once."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         points_win = serializers.IntegerField(required=False)
         points_loss = serializers.IntegerField(required=False)
         points_walkover_loss = serializers.IntegerField(required=False)
@@ -398,7 +399,7 @@ class JornadaDrawApi(APIView):
     """Draw the jornada: each division's round as a draft (individual leagues: say who came,
     ``present``: division id → player ids)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         present = serializers.DictField(
             child=serializers.ListField(child=serializers.IntegerField(), max_length=400),
             required=False,
@@ -457,7 +458,7 @@ class PostponementOutputSerializer(serializers.Serializer):
 
 
 class MatchPostponeApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         deadline = serializers.DateField()
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
@@ -479,7 +480,7 @@ class MatchPostponeApi(APIView):
 class MatchDecideApi(APIView):
     """After the deadline of a postponed match: a walkover or a double loss."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         outcome = serializers.ChoiceField(
             choices=[Postponement.Outcome.WALKOVER, Postponement.Outcome.DOUBLE_LOSS]
         )
@@ -509,7 +510,7 @@ class MatchDecideApi(APIView):
 class NextSeasonApi(APIView):
     """Next season's league, its divisions filled by promotion and relegation."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         season = serializers.CharField(max_length=20)
         name = serializers.CharField(max_length=120, required=False, allow_blank=True)
         dates = serializers.ListField(child=serializers.DateField(), default=list, max_length=60)
