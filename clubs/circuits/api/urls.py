@@ -1,8 +1,29 @@
 """The circuits' API: whole paths under /api/v1/ (reads GET on nouns, writes POST on actions)."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from clubs.circuits.api import views
+
+
+class BoardConverter:
+    """An interpeña's board in a path: its letter (``A``, ``B``…, as its JSON and the docs name
+    it; either case) or its number (``1``, ``2``…, the first form of the path, still read)."""
+
+    regex = "[0-9]{1,3}|[A-Za-z]{1,3}"
+
+    def to_python(self, value: str) -> int:
+        if value.isdigit():
+            return int(value)
+        number = 0
+        for letter in value.upper():  # A → 1 … Z → 26, AA → 27 (models.board_letter's inverse)
+            number = number * 26 + ord(letter) - ord("A") + 1
+        return number
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(BoardConverter, "board")
 
 app_name = "circuits"
 
@@ -36,7 +57,7 @@ urlpatterns = [
     path(_INTERPENA, views.InterpenaDetailApi.as_view(), name="interpena-detail"),
     path(f"{_INTERPENA}/lineup", views.InterpenaLineupApi.as_view(), name="interpena-lineup"),
     path(
-        f"{_INTERPENA}/boards/<int:board>/result",
+        f"{_INTERPENA}/boards/<board:board>/result",
         views.InterpenaBoardResultApi.as_view(),
         name="interpena-board-result",
     ),

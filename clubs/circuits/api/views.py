@@ -458,6 +458,14 @@ class InterpenaBoardResultApi(APIView):
         operation_id="interpena_board_result",
         request=InputSerializer,
         responses=InterpenaOutputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "board",
+                str,
+                OpenApiParameter.PATH,
+                description="the board's letter (A, B, …), or its number (1, 2, …)",
+            )
+        ],
     )
     def post(self, request: Request, interpena_id: int, board: int) -> Response:
         data = self.InputSerializer(data=request.data)
