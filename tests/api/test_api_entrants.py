@@ -180,10 +180,15 @@ def test_a_round_of_mus_frances_and_bad_finishing_orders(
         tables = Client().get(f"{API}/rounds/{rid}/frances-tables").json()
     assert len(queries) <= 8
     assert sorted(len(t["seats"]) for t in tables) == [3, 4]
+    # the link's secret was on the organizer's page only: the API gives it to the organizers
+    assert [t["token"] for t in tables] == [None, None]
+    mine = desk.get(f"{API}/rounds/{rid}/frances-tables").json()
     table = FrancesTable.objects.get(pk=tables[0]["id"])
+    assert mine[0]["token"] == table.token
     ids = [s["individual_id"] for s in tables[0]["seats"]]
     link = Client()
-    url = f"frances-tables/link/{table.token}"
+    url = f"frances-tables/link/{mine[0]['token']}"
+    assert link.get(f"{API}/{url}").json()["token"] is None  # not repeated to the table
     assert link.get(f"{API}/{url}").json()["table_number"] == table.table_number
     bad = post(link, f"{url}/result", {"seat": 1, "version": 0, "order": ids[:-1]}, key="x1")
     assert_error(bad, 400, "frances_order_missing")

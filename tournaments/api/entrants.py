@@ -262,6 +262,14 @@ class FrancesTableSerializer(serializers.Serializer):
     )
     seats = FrancesSeatSerializer(many=True, source="seats.all")
     reasons = serializers.JSONField(help_text="why these players sit together (reason codes)")
+    token = serializers.CharField(
+        source="link_token",
+        allow_null=True,
+        default=None,
+        help_text="the secret of the table's link (frances-tables/link/<token>; its page is "
+        "/mesa-frances/<token>/): shown to the peña's organizers in the round's list, null "
+        "for anyone else",
+    )
 
 
 class FrancesTableListApi(APIView):
