@@ -3,6 +3,9 @@ the one error body for bad input, who may call what, and the lists' query counts
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -138,6 +141,33 @@ def test_a_round_of_trios_through_the_table_links(desk, organizer):
     assert post(desk, f"rounds/{rid}/close").status_code == 200
 
 
+def test_a_trios_third_player_is_listed_wherever_a_pairs_players_are(
+    desk, organizer, django_capture_on_commit_callbacks
+):
+    """The trio's team row names two players: the third was missing from ``players`` in the
+    round's matches, the standings and standings.csv."""
+    tid = create(desk, organizer, "trios")
+    lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
+    assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
+    phase_id, rid = swiss_round(desk, tid)
+    with django_capture_on_commit_callbacks(execute=True):
+        for n, match in enumerate(Match.objects.filter(round_id=rid)):
+            games = {"games": [{"stones": [40, 12]}, {"stones": [40, 30]}, {"stones": [40, 1]}]}
+            answer = post(desk, f"matches/{match.pk}/result", {"version": 0, **games}, key=f"m{n}")
+            assert answer.status_code == 200, answer.content
+
+    matches = desk.get(f"{API}/rounds/{rid}").json()["matches"]
+    rows = desk.get(f"{API}/phases/{phase_id}/standings").json()["groups"][0]["rows"]
+    text = desk.get(f"{API}/phases/{phase_id}/standings.csv").content.decode()
+    csv_players = [line["players"] for line in csv.DictReader(io.StringIO(text))]
+
+    entry = matches[0]["entry_a"]
+    n = entry["name"].split()[0][1:]
+    assert entry["players"] == [f"A{n} Uno", f"B{n} Dos", f"C{n} Tres"]
+    assert all(len(row["players"]) == 3 for row in rows)
+    assert sorted(csv_players) == [f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4)]
+
+
 def test_a_round_of_an_individual_tournament(desk, organizer):
     tid = create(desk, organizer, "individuals")
     text = "\n".join(f"Jugador {c}" for c in "ABCDEFGH")
@@ -238,3 +268,36 @@ def test_an_outsider_cannot_enter_an_organizers_result(desk, organizer):
     assert response.status_code in (403, 404)
     table.refresh_from_db()
     assert table.status == "pending"
+
+
+def test_standings_stored_before_gain_the_third_player_by_the_migration(
+    desk, organizer, django_capture_on_commit_callbacks
+):
+    """A finished tournament's snapshots are never computed again: the migration adds the
+    third player to the rows stored without it."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournaments.models import StandingsSnapshot
+
+    migration = importlib.import_module("tournaments.migrations.0007_standings_trio_third_player")
+    tid = create(desk, organizer, "trios")
+    lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
+    assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
+    phase_id, rid = swiss_round(desk, tid)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = Match.objects.filter(round_id=rid).first()
+        games = {"games": [{"stones": [40, 12]}, {"stones": [40, 30]}, {"stones": [40, 1]}]}
+        answer = post(desk, f"matches/{match.pk}/result", {"version": 0, **games}, key="m")
+        assert answer.status_code == 200, answer.content
+    snapshot = StandingsSnapshot.objects.get(phase_id=phase_id)
+    for row in snapshot.rows:  # as a snapshot stored before the fix
+        row["players"] = row["players"][:2]
+    snapshot.save()
+
+    migration.third_player(apps, None)
+
+    rows = StandingsSnapshot.objects.get(phase_id=phase_id).rows
+    assert sorted(tuple(row["players"]) for row in rows)[0] == ("A0 Uno", "B0 Dos", "C0 Tres")
+    assert all(len(row["players"]) == 3 for row in rows)
