@@ -100,8 +100,11 @@ def test_trios_register_and_bad_trios_are_400s(desk, organizer):
         desk, f"tournaments/{tid}/trios/paste", {"text": "Ana García / Luis Pérez / Eva Ruiz"}
     )
     assert ok.status_code == 201, ok.content
-    (trio,) = ok.json()
-    assert trio["pair"]["label"] == "Ana García / Luis Pérez / Eva Ruiz"
+    # the same answer as the pairs' paste (it was a bare list)
+    assert (ok.json()["registered"], ok.json()["waiting"]) == (1, 0)
+    (trio,) = ok.json()["entries"]
+    assert trio["pair"]["display_name"] == "Ana García / Luis Pérez / Eva Ruiz"
+    assert trio["pair"]["label"] == trio["pair"]["display_name"]  # its older name, kept
     assert trio["player_three"]["first_name"] == "Eva"
     two = post(desk, f"tournaments/{tid}/trios/paste", {"text": "Jon Sarasola / Miren Etxeberria"})
     error = assert_error(two, 400, "trio_line")
@@ -173,8 +176,12 @@ def test_a_round_of_an_individual_tournament(desk, organizer):
     text = "\n".join(f"Jugador {c}" for c in "ABCDEFGH")
     response = post(desk, f"tournaments/{tid}/individuals/paste", {"text": text})
     assert response.status_code == 201, response.content
+    # the pairs' paste's answer (it was a bare list), and a pair's name for a name
+    pasted = response.json()
+    assert (pasted["registered"], pasted["waiting"], len(pasted["entries"])) == (8, 0, 8)
     players = Client().get(f"{API}/tournaments/{tid}/individuals").json()
-    assert len(players) == 8 and players[0]["label"] == "Jugador A"
+    assert len(players) == 8 and players[0]["display_name"] == "Jugador A"
+    assert players[0]["label"] == "Jugador A"  # its older name, kept
     with CaptureQueriesContext(connection) as queries:
         assert desk.get(f"{API}/tournaments/{tid}/individuals").status_code == 200
     assert len(queries) <= 8

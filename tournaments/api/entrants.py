@@ -75,7 +75,8 @@ class IndividualOutputSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     player = PlayerRefSerializer()
-    label = serializers.CharField(source="__str__", help_text="the player's name")
+    display_name = serializers.CharField(source="__str__", help_text="the player's name")
+    label = serializers.CharField(source="__str__", help_text="the same as display_name (older)")
     status = serializers.ChoiceField(choices=Entry.Status.choices)
     registered_at = serializers.DateTimeField()
     checked_in_at = serializers.DateTimeField(allow_null=True)
@@ -129,11 +130,24 @@ class PasteInputSerializer(Input):
     )
 
 
+def _pasted(rows: list) -> dict:
+    """A paste's answer, as the pairs' (entries/paste): how many got a place, how many wait,
+    and the rows."""
+    waiting = sum(row.status == Entry.Status.WAITING for row in rows)
+    return {"registered": len(rows) - waiting, "waiting": waiting, "entries": rows}
+
+
 class IndividualPasteApi(APIView):
+    @extend_schema_serializer(component_name="IndividualPasteOutput")
+    class OutputSerializer(serializers.Serializer):
+        registered = serializers.IntegerField(help_text="players that got a place")
+        waiting = serializers.IntegerField(help_text="players put on the waiting list")
+        entries = IndividualOutputSerializer(many=True)
+
     @extend_schema(
         operation_id="entrants_individual_paste",
         request=PasteInputSerializer,
-        responses={201: IndividualOutputSerializer(many=True)},
+        responses={201: OutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
@@ -141,9 +155,7 @@ class IndividualPasteApi(APIView):
         rows = individual_register_pasted(
             tournament=tournament, text=data["text"], **audit_context(request)
         )
-        return Response(
-            IndividualOutputSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
-        )
+        return Response(self.OutputSerializer(_pasted(rows)).data, status=status.HTTP_201_CREATED)
 
 
 class IndividualWithdrawApi(APIView):
@@ -217,10 +229,16 @@ class TrioRegisterApi(APIView):
 
 
 class TrioPasteApi(APIView):
+    @extend_schema_serializer(component_name="TrioPasteOutput")
+    class OutputSerializer(serializers.Serializer):
+        registered = serializers.IntegerField(help_text="trios that got a place")
+        waiting = serializers.IntegerField(help_text="trios put on the waiting list")
+        entries = TrioOutputSerializer(many=True)
+
     @extend_schema(
         operation_id="entrants_trio_paste",
         request=PasteInputSerializer,
-        responses={201: TrioOutputSerializer(many=True)},
+        responses={201: OutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
@@ -230,9 +248,8 @@ class TrioPasteApi(APIView):
         )
         for entry in entries:
             entry_data(entry)
-        return Response(
-            TrioOutputSerializer(entries, many=True).data, status=status.HTTP_201_CREATED
-        )
+        body = self.OutputSerializer(_pasted(entries)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 # --- Mus francés tables ---------------------------------------------------------------------

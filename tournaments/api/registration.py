@@ -53,7 +53,10 @@ class PlayerRefSerializer(serializers.Serializer):
 class PairSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(help_text="the pair's own name, if it has one")
-    label = serializers.CharField(source="__str__", help_text="its name, or its two players")
+    display_name = serializers.CharField(
+        source="__str__", help_text="its name, or its players (as a peña's pairs show it)"
+    )
+    label = serializers.CharField(source="__str__", help_text="the same as display_name (older)")
     club = ClubRefSerializer(allow_null=True)
     player_one = PlayerRefSerializer()
     player_two = PlayerRefSerializer()
