@@ -59,8 +59,9 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from clubs import ratings  # noqa: E402
-from clubs.models import Club, Player, RatedMatch, RatingEntry  # noqa: E402
+from clubs.models import Club, Player  # noqa: E402
+from seasons.ratings import rate  # noqa: E402
+from seasons.ratings.models import RatedMatch, RatingEntry  # noqa: E402
 from seasons.ratings.services import _locked, _rerate_from, order_key, ratings_rebuild  # noqa: E402
 
 PLAYERS = 10_000
@@ -80,11 +81,11 @@ def season(matches: int, rng: random.Random) -> list[tuple]:
 
 def core(rows: list[tuple]) -> None:
     records = [
-        ratings.MatchRecord(
+        rate.MatchRecord(
             key=f"{n:09d}",
             side_a=tuple(a),
             side_b=tuple(b),
-            outcome=ratings.Outcome(outcome),
+            outcome=rate.Outcome(outcome),
             forfeit=forfeit,
         )
         for n, (_, a, b, outcome, forfeit) in enumerate(rows)
@@ -92,7 +93,7 @@ def core(rows: list[tuple]) -> None:
     times = []
     for _ in range(3):
         started = time.process_time()
-        run = ratings.rate(records)
+        run = rate.rate(records)
         times.append(time.process_time() - started)
     print(
         f"pure core: {len(records):,} matches rated in {statistics.median(times):.2f} s CPU "

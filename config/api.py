@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from django.contrib.auth import authenticate
-from django.urls import URLPattern, URLResolver, include, path, reverse
+from django.urls import URLPattern, URLResolver, include, path, re_path, reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -22,6 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import Invalid
+from config.inputs import Input
+from config.views import api_not_found
 from seasons.circuits import api as circuits_api
 from seasons.interpenas import api as interpenas_api
 from seasons.leagues import api as leagues_api
@@ -107,10 +109,12 @@ class TokenApi(APIView):
     new one. Failed attempts count towards the login lock-out (django-axes), as on the site.
     """
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    # The session first, as everywhere in the API: without credentials a DELETE is then 403
+    # not_authenticated, as documented (the token first made it a 401).
+    authentication_classes = [SessionAuthentication, TokenAuthentication]
     permission_classes = [AllowAny]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
 
@@ -162,4 +166,6 @@ urlpatterns = [
     ),
     path("", include((circuits_api.urlpatterns, "circuits"), namespace="circuits")),
     path("", include((interpenas_api.urlpatterns, "interpenas"), namespace="interpenas")),
+    # last: any other address under /api/v1/ is the API's JSON 404, with DEBUG on as well
+    re_path(r"", api_not_found),
 ]

@@ -2,8 +2,9 @@
 
 Responsible for: ``add_error_responses``, a drf-spectacular postprocessing hook that gives every
 operation the error responses it can answer — 400 (the body or a value is wrong), 401/403 (not
-logged in, not allowed), 404, 405, 413/415 for operations that read a body, 409 for writes (a
-stale version, a duplicate), 429 (throttled) and 500 — all with the one error body every error
+logged in, not allowed), 404, 405, 411/413/415 for operations that read a body, 409 for writes
+(a stale version, a duplicate), 414/431 (an address or a header over the limits), 429
+(throttled) and 500 — all with the one error body every error
 of the API has (config.errors.error_body), as the component ``Error``.
 
 Must not: describe a success response (the views' serializers do).
@@ -50,13 +51,16 @@ _READ = {
     "403": "Logged in, but not allowed to do this.",
     "404": "No such object, or not visible to this user.",
     "405": "This method is not allowed here.",
+    "414": "The request line (the address) is longer than the server reads.",
     "429": "Too many requests: wait the seconds of Retry-After.",
+    "431": "A header, or the number of headers, is larger than the server reads.",
     "500": "A failure on the server; it has been logged.",
 }
 _WRITE = {
     "409": "A conflict: a stale version, a duplicate, or a state that no longer allows this.",
+    "411": "The body was sent in chunks, without Content-Length.",
     "413": "The body is larger than the API accepts.",
-    "415": "The body is not JSON (nor a form).",
+    "415": "The body is not JSON, or its charset is not a text encoding.",
 }
 
 

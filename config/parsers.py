@@ -3,7 +3,10 @@ reach a 500 further in.
 
 Responsible for: ``JSONParser`` — a body larger than the limit (413, before it is read), JSON
 nested deeper than any request of the API needs (Python's parser would hit its recursion
-limit), and a NUL character in any text or key (PostgreSQL stores no NUL in text or JSON).
+limit), a NUL character in any text or key (PostgreSQL stores no NUL in text or JSON), and a
+lone surrogate (``"\\ud800"``, half of a character: UTF-8 has no form for it, so neither the
+database nor an answer that repeats it could be written). ``RawJSONParser`` — the body's bytes
+for a view that reads them itself.
 
 Must not: know any endpoint's fields (the serializers check those).
 """
@@ -11,6 +14,7 @@ Must not: know any endpoint's fields (the serializers check those).
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 from rest_framework import parsers
@@ -59,12 +63,33 @@ class JSONParser(parsers.JSONParser):
                 code="json_too_deep",
                 limit=MAX_DEPTH,
             )
-        if _has_nul(data):
+        bad = _bad_character(data)
+        if bad == "\x00":
             raise Invalid(
                 "The JSON holds a NUL character (\\u0000), which no field accepts.",
                 code="json_nul",
             )
+        if bad is not None:
+            raise Invalid(
+                "The JSON holds a lone surrogate ({escape}), half of a character written as two "
+                "\\u escapes; no field accepts it.",
+                code="json_surrogate",
+                escape=f"\\u{ord(bad):04x}",
+            )
         return data
+
+
+class RawJSONParser(parsers.BaseParser):
+    """A JSON body's bytes as they came (after the size check), for a view that reads them
+    itself and names its own errors (an archive: ``archive_not_json``, not ``json_invalid``)."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        error = too_large((parser_context or {}).get("request"))
+        if error is not None:
+            raise error
+        return stream.read() if stream is not None else b""
 
 
 def too_large(request) -> TooLarge | None:
@@ -101,16 +126,23 @@ def _too_deep(data) -> bool:
     return False
 
 
-def _has_nul(data) -> bool:
+#: a NUL, or a UTF-16 surrogate on its own (JSON's "\\ud800" without its other half): neither is
+#: a character PostgreSQL stores or UTF-8 encodes, so an answer that repeats one would be a 500
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def _bad_character(data) -> str | None:
+    """The first NUL or lone surrogate in any text or key of ``data``, else None."""
     stack = [data]
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            if "\x00" in value:
-                return True
+            found = _BAD_CHARACTER.search(value)
+            if found:
+                return found.group()
         elif isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
-    return False
+    return None

@@ -20,6 +20,9 @@ Responsible for:
 - ``client_address``: the client's address, through the proxies the deployment trusts
   (``TRUSTED_PROXIES``): the table-link throttle and the login lock-out (django-axes,
   ``AXES_CLIENT_IP_CALLABLE``) count by it.
+- ``HttpsBasicAuthentication``: HTTP Basic, which sends the password itself with every
+  request, only over HTTPS; over plain HTTP it is refused (403 ``basic_needs_https``) before
+  the password is checked, so that a script that sends it in clear learns so at once.
 
 Must not: decide who may do what (services and selectors do).
 """
@@ -36,6 +39,9 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
+from drf_spectacular.authentication import BasicScheme
+from rest_framework import exceptions as drf
+from rest_framework.authentication import BasicAuthentication, get_authorization_header
 
 from config.errors import DomainError, Forbidden
 from config.views import error_response
@@ -119,6 +125,36 @@ class OriginCheckMiddleware:
                 ),
             )
         return self.get_response(request)
+
+
+class BasicNeedsHttps(Forbidden, drf.AuthenticationFailed):
+    """The project's error (its message and code), raised as DRF's failed authentication so
+    that DRF stops there and treats the request as having no user."""
+
+    code = "basic_needs_https"
+
+
+class HttpsBasicAuthentication(BasicAuthentication):
+    def authenticate(self, request):
+        auth = get_authorization_header(request).split()
+        if auth and auth[0].lower() == b"basic" and not request.is_secure():
+            raise BasicNeedsHttps(
+                "HTTP Basic sends the password with every request, so it is accepted over HTTPS "
+                "only; over HTTPS, ask for a token once (POST /api/v1/auth/token) and send it "
+                "instead.",
+                code="basic_needs_https",
+            )
+        return super().authenticate(request)
+
+
+class HttpsBasicScheme(BasicScheme):
+    """The schema's name for it: HTTP Basic (drf-spectacular matches the class, not its
+    subclasses; defined here, it is registered when DRF loads the authentication classes)."""
+
+    target_class = "config.security.HttpsBasicAuthentication"
+
+    def get_security_definition(self, auto_schema):
+        return {**super().get_security_definition(auto_schema), "description": "HTTPS only"}
 
 
 class TableLinkThrottleMiddleware:

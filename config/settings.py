@@ -91,10 +91,17 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
-    "config.middleware.RejectNulMiddleware",
-    "config.security.TableLinkThrottleMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A middleware adds its headers on the way out, to the answers of those below it: the
+    # security headers' (SecurityMiddleware above, X-Frame-Options, the CSP) come before every
+    # one that refuses a request by itself (the NUL, the limits, the throttle, the Origin
+    # check), so that those answers carry them too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.RejectNulMiddleware",
+    "config.middleware.UnreadableRequestMiddleware",
+    "config.security.TableLinkThrottleMiddleware",
     # HTML and JSON compressed (whitenoise serves static files precompressed); Django masks the
     # CSRF token per response, which is what keeps compression of pages safe.
     "django.middleware.gzip.GZipMiddleware",
@@ -106,8 +113,6 @@ MIDDLEWARE = [
     "config.security.OriginCheckMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -195,7 +200,12 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English"), ("eu", "Euskara"), ("fr", "Français")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [
+    BASE_DIR / "locale",  # first: makemessages writes the project's catalogs here
+    # Basque for Django REST framework's own messages, which DRF ships without (the API asked
+    # for eu answered them in Spanish, Django's fallback to LANGUAGE_CODE)
+    BASE_DIR / "locale" / "rest_framework",
+]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Europe/Madrid"
@@ -304,19 +314,21 @@ SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
 # --- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    # JSON through the depth, size and NUL checks of config.parsers; forms as DRF reads them.
-    "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only, through the depth, size and NUL checks of config.parsers: a form or multipart
+    # body is 415. DRF reads a field a form leaves out as an unticked box (a boolean false), so a
+    # partial update sent as a form made a public tournament private; archive/import alone also
+    # takes a multipart file (its view names its parsers).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    # DRF's test client sends JSON unless told otherwise (its own default is multipart)
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        # Scripts: a token (config.api TokenApi); Basic still works but hashes every request.
+        # Scripts: a token (config.api TokenApi); Basic still works, over HTTPS only, but
+        # hashes the password on every request.
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "config.security.HttpsBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
 }

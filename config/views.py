@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 
 from config.errors import DomainError, Forbidden, Invalid, NotFound, error_body, error_message
 from config.parsers import too_large
 
 #: the API's paths: JSON error bodies and the API's language (config.middleware)
 API_PREFIX = "/api/"
+#: the API's language when the client names none it can read
+API_DEFAULT_LANGUAGE = "en"
 
 
 class ServerError(DomainError):
@@ -30,14 +35,43 @@ def _is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def api_language(header: str) -> str:
+    """The first supported language of an ``Accept-Language`` header (es, en, eu or fr, a
+    regional variant such as fr-FR counting as its language), else English."""
+    for language, _quality in parse_accept_lang_header(header or ""):
+        if language == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(language)
+        except LookupError:
+            continue
+    return API_DEFAULT_LANGUAGE
+
+
+def request_language(request) -> str:
+    """The language of an answer to ``request``: under /api/ the first of ``Accept-Language``
+    (English by default), elsewhere the page's (the language menu's cookie, the browser)."""
+    if _is_api(request):
+        return api_language(request.headers.get("Accept-Language", ""))
+    return translation.get_language_from_request(request)
+
+
 def error_response(request, exc: DomainError):
-    """``exc`` as the API's JSON error body, or as the site's error page."""
-    message = error_message(exc)
+    """``exc`` as the API's JSON error body, or as the site's error page, in the request's
+    language: the middleware that refuses a request before the language is chosen (the NUL,
+    the limits, the table links' throttle) would otherwise answer in whatever language the
+    thread's previous request left active."""
+    language = request_language(request)
+    message = error_message(exc, language)
     if _is_api(request):
         body = error_body(exc.status, exc.code, message, exc.params)
-        return JsonResponse(body, status=exc.status)
-    context = {"status": exc.status, "message": message}
-    return render(request, "error.html", context, status=exc.status)
+        response = JsonResponse(body, status=exc.status)
+    else:
+        context = {"status": exc.status, "message": message}
+        with translation.override(language):
+            response = render(request, "error.html", context, status=exc.status)
+    response["Content-Language"] = language
+    return response
 
 
 def bad_request(request, exception=None):
@@ -60,6 +94,14 @@ def page_not_found(request, exception=None):
         "There is no such address in the API; GET /api/v1/ lists them.", code="no_such_endpoint"
     )
     return error_response(request, error)
+
+
+@csrf_exempt  # a POST to no endpoint is a 404, not CSRF's HTML 403 (which no view asked for)
+def api_not_found(request, *args, **kwargs):
+    """The last pattern under /api/v1/: an address no endpoint took gets the API's JSON 404 with
+    DEBUG on too (``make run``), where Django would answer its HTML debug page instead of
+    calling handler404."""
+    return page_not_found(request)
 
 
 def server_error(request):

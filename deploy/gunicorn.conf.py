@@ -44,6 +44,14 @@ keepalive = 5
 # A worker is replaced after this many requests: a slow leak never becomes an outage.
 max_requests = 5000
 max_requests_jitter = 500
+# gunicorn answers a request over its own limits itself, with a short HTML page; the app answers
+# one over its limits (config/middleware.py: a request line over 4,094 bytes, a header line over
+# 8,190, more than 100 headers) with the API's JSON error body. So gunicorn's limits sit above the
+# app's: between the two the app answers; past these (a request line over 8,190 bytes, gunicorn's
+# most; a header line over 16,380; more than 200 headers) gunicorn still answers itself.
+limit_request_line = 8190
+limit_request_field_size = 16380
+limit_request_fields = 200
 # Behind a proxy (nginx, caddy) that sets X-Forwarded-For/-Proto: the same proxies the
 # application trusts (TRUSTED_PROXIES, config.security.client_address), unless told apart.
 forwarded_allow_ips = (

@@ -222,3 +222,53 @@ def test_a_table_link_works_while_the_cache_behind_the_throttle_is_down(settings
     assert client.get(f"/api/v1/table/{match.token}").status_code == 200
     assert client.get("/api/v1/table/guess0000").status_code == 404
     assert client.get(f"/mesa/{match.token}/").status_code == 200
+
+
+#: what every answer of the site carries (SecurityMiddleware, X-Frame-Options, the CSP)
+SECURITY_HEADERS = (
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+    "X-Frame-Options",
+    "Content-Security-Policy",
+)
+
+
+def test_the_answers_of_the_defences_carry_the_security_headers(settings, match):
+    """The NUL's 400, the throttle's 429 and the Origin check's 403 were answered by middleware
+    below those that add the headers, and went out without them."""
+    settings.TABLE_LINK_MISSES = 1
+    client = Client(REMOTE_ADDR="10.0.0.8")
+    ordinary = client.get("/api/v1/clubs")
+    nul = client.get("/api/v1/clubs?q=%00")
+    origin = client.post(
+        f"/api/v1/table/{match.token}/result",
+        {},
+        content_type="application/json",
+        headers={"Origin": "https://evil.example"},
+    )
+    client.get("/api/v1/table/guess0000")
+    throttled = client.get("/api/v1/table/guess0001")
+
+    assert [r.status_code for r in (ordinary, nul, origin, throttled)] == [200, 400, 403, 429]
+    for response in (ordinary, nul, origin, throttled):
+        missing = [h for h in SECURITY_HEADERS if not response.has_header(h)]
+        assert not missing, f"{response.status_code}: {missing}"
+
+
+def test_the_throttle_answers_in_the_request_language_not_the_previous_one(settings, match):
+    """The throttle answers before the language is chosen: it spoke whatever language the
+    thread's previous request had left active."""
+    settings.TABLE_LINK_MISSES = 1
+    guesser, basque = Client(REMOTE_ADDR="10.0.0.9"), Client(REMOTE_ADDR="10.0.0.10")
+    guesser.get("/api/v1/table/guess0000")
+    basque.get("/api/v1/clubs", HTTP_ACCEPT_LANGUAGE="eu")  # leaves Basque active
+    api = guesser.get("/api/v1/table/guess0001")
+    basque.get("/api/v1/clubs", HTTP_ACCEPT_LANGUAGE="eu")
+    page = guesser.get("/mesa/guess0002/", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert api.status_code == page.status_code == 429
+    assert api.json()["error"]["message"].startswith("Too many table links")
+    assert api["Content-Language"] == "en"
+    assert page["Content-Language"] == "fr"
+    assert "Trop de liens" in page.content.decode()

@@ -62,6 +62,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -483,19 +484,25 @@ def _depth(value: Any, limit: int) -> bool:
     return False
 
 
-def _has_nul(value: Any) -> bool:
+#: a NUL (PostgreSQL stores none in text) or a UTF-16 surrogate on its own ("\\ud800" without
+#: its other half: UTF-8 has no form for it, so no row holding it could be written)
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def _bad_character(value: Any) -> str | None:
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return True
+            found = _BAD_CHARACTER.search(item)
+            if found:
+                return found.group()
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return False
+    return None
 
 
 def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
@@ -527,14 +534,18 @@ def archive_open(raw: bytes | str | Any) -> dict[str, Any]:
             code="archive_too_deep",
             limit=MAX_DEPTH,
         )
+    # before the checksum, which encodes the text as UTF-8 (a lone surrogate has no form)
+    bad = _bad_character(data)
+    if bad == "\x00":
+        raise _damaged("(text)", Term("a NUL character"))
+    if bad is not None:
+        raise _damaged("(text)", Term("a lone surrogate, half of a character"))
     if data.get("checksum") != checksum(data):
         raise Invalid(
             "The archive's checksum does not match its content: it was cut short or changed "
             "after it was exported. Export it again.",
             code="archive_checksum",
         )
-    if _has_nul(data):
-        raise _damaged("(text)", Term("a NUL character"))
     if version < VERSION:
         data = _upgraded(data, version)
     if data.get("scope") not in SCOPES:

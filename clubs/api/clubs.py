@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.api.outputs import ClubMemberOutputSerializer, ClubOutputSerializer
+from config.inputs import Input
 
 ROLES = "owner, organizer or member"
 
@@ -53,7 +54,7 @@ class ClubCreateApi(APIView):
 
     OutputSerializer = ClubOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(allow_blank=True)
         slug = serializers.CharField(required=False, allow_blank=True)
         town = serializers.CharField(required=False, allow_blank=True)
@@ -92,7 +93,7 @@ class ClubUpdateApi(APIView):
 
     OutputSerializer = ClubOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(required=False, allow_blank=True)
         slug = serializers.CharField(required=False, allow_blank=True)
         town = serializers.CharField(required=False, allow_blank=True)
@@ -123,7 +124,7 @@ class ClubDefaultPresetSetApi(APIView):
 
     OutputSerializer = ClubOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         preset_id = serializers.IntegerField(allow_null=True)
 
         class Meta:
@@ -162,7 +163,7 @@ class MemberAddApi(APIView):
 
     OutputSerializer = ClubMemberOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         username = serializers.CharField()
         role = serializers.CharField(required=False, default="member", help_text=ROLES)
 
@@ -186,7 +187,7 @@ class MemberRoleChangeApi(APIView):
 
     OutputSerializer = ClubMemberOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         role = serializers.CharField(help_text=ROLES)
 
         class Meta:

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.api.outputs import ClubPairOutputSerializer, ClubPlayerOutputSerializer
+from config.inputs import Input
 
 
 class PlayerListApi(APIView):
@@ -46,7 +47,7 @@ class PlayerCreateApi(APIView):
 
     OutputSerializer = ClubPlayerOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         first_name = serializers.CharField(allow_blank=True)
         last_name = serializers.CharField(required=False, allow_blank=True)
         email = serializers.CharField(required=False, allow_blank=True)
@@ -74,7 +75,7 @@ class PlayerAddApi(APIView):
 
     OutputSerializer = ClubPlayerOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_id = serializers.IntegerField()
 
         class Meta:
@@ -112,7 +113,7 @@ class PlayerUpdateApi(APIView):
 
     OutputSerializer = ClubPlayerOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         first_name = serializers.CharField(required=False, allow_blank=True)
         last_name = serializers.CharField(required=False, allow_blank=True)
         email = serializers.CharField(required=False, allow_blank=True)
@@ -165,7 +166,7 @@ class PairCreateApi(APIView):
 
     OutputSerializer = ClubPairOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_one_id = serializers.IntegerField()
         player_two_id = serializers.IntegerField()
         name = serializers.CharField(required=False, allow_blank=True)
@@ -191,7 +192,7 @@ class PairFromNamesApi(APIView):
 
     OutputSerializer = ClubPairOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         text = serializers.CharField(allow_blank=True, help_text='e.g. "Ana García / Luis Pérez"')
 
         class Meta:
@@ -229,7 +230,7 @@ class PairUpdateApi(APIView):
 
     OutputSerializer = ClubPairOutputSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(allow_blank=True)
 
         class Meta:

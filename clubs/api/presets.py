@@ -21,9 +21,10 @@ from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.api.outputs import ClubPresetOutputSerializer
+from config.inputs import Input
 
 
-class _RuleValuesSerializer(serializers.Serializer):
+class _RuleValuesSerializer(Input):
     kings = serializers.IntegerField(required=False, help_text="8 or 4")
     stones_per_game = serializers.IntegerField(required=False, help_text="10 to 100")
     games_per_vaca = serializers.IntegerField(required=False, help_text="1 to 9")

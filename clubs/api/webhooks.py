@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from clubs.models import Webhook, WebhookDelivery
 from clubs.selectors import club_get
 from clubs.webhooks import selectors, services
+from config.inputs import Input
 
 
 class WebhookOutputSerializer(serializers.Serializer):
@@ -71,7 +72,7 @@ class WebhookListApi(APIView):
 
 
 class WebhookCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         url = serializers.CharField(max_length=2000)
         events = serializers.ListField(
             child=serializers.CharField(max_length=40),

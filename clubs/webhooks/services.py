@@ -11,7 +11,9 @@ Responsible for:
   commit (``config.queue.enqueue_on_commit``), so no request ever waits for a receiver. The
   event's id makes it idempotent: a task run twice records it once per webhook;
 - ``webhook_deliver_attempt``: one POST of a pending delivery, signed (clubs.webhooks.signing),
-  with a short timeout and no redirects, its outcome written to the delivery log; it answers
+  with a short timeout and no redirects, to the address its name resolved to when it was
+  checked (not to a second lookup: DNS rebinding; TLS still checks the certificate against the
+  name; no HTTP proxy is used), its outcome written to the delivery log; it answers
   how long to wait before the next attempt (exponential backoff, ``retry_delay``), or None
   once delivered or given up after ``MAX_ATTEMPTS``. The task (tournaments.tasks
   ``webhook_deliver``) schedules that retry;
@@ -32,12 +34,12 @@ Terms: peña (club), webhook, entrega (delivery).
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import ipaddress
 import json
 import logging
 import socket
-import urllib.error
-import urllib.request
+import ssl
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -208,29 +210,76 @@ def webhook_event_record(
 # --- Delivering ----------------------------------------------------------------------------------
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # a redirect is an answer like any other non-2xx: not delivered
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """HTTP to ``address``, the one that was checked: ``host`` (the URL's name) is only the
+    Host header. Resolving the name again to connect would let a name that answered a public
+    address to the check answer a private one now (DNS rebinding)."""
+
+    def __init__(self, host: str, port: int | None, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
 
 
-_opener = urllib.request.build_opener(_NoRedirects)
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to ``address``, the one that was checked; the certificate is checked against
+    ``host``, the URL's name (and sent as SNI), as for any HTTPS request."""
+
+    def __init__(self, host: str, port: int | None, *, address: str, timeout: float) -> None:
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
+
+
+def _address_to_reach(host: str, port: int) -> tuple[str | None, str]:
+    """(the address to connect to, why there is none): the name is resolved once, here, and
+    refused if any of its addresses is the server's own network (WEBHOOKS_ALLOW_PRIVATE aside);
+    the delivery then connects to the address checked, never to a second answer."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        return None, f"{type(error).__name__}: {error}"[:200]
+    addresses = [info[4][0] for info in infos]
+    if not addresses:
+        return None, "the name has no address"
+    if not settings.WEBHOOKS_ALLOW_PRIVATE and any(
+        not ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses
+    ):
+        return None, "refused: the address is in the server's own network"
+    return addresses[0], ""
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
-    """POST and return (HTTP status or None, what went wrong or "")."""
-    if _private_address(urlsplit(url).hostname or ""):  # checked again: DNS may have changed
-        return None, "refused: the address is in the server's own network"
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    """POST and return (HTTP status or None, what went wrong or ""). No redirect is followed:
+    a redirect is an answer like any other non-2xx, not delivered."""
+    parts = urlsplit(url)
+    https = parts.scheme == "https"
     try:
-        with _opener.open(request, timeout=TIMEOUT_SECONDS) as response:
-            response.read(1024)
-            return response.status, ""
-    except urllib.error.HTTPError as error:
-        return error.code, f"HTTP {error.code}"
-    except urllib.error.URLError as error:
-        return None, str(error.reason)[:200]
-    except Exception as error:  # timeouts, resets, a bad status line: a failed attempt
+        port = parts.port or (443 if https else 80)
+    except ValueError:
+        return None, "the URL's port is not a number from 0 to 65535"
+    address, why = _address_to_reach(parts.hostname or "", port)
+    if address is None:
+        return None, why
+    connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
+    connection = connection_class(parts.hostname, port, address=address, timeout=TIMEOUT_SECONDS)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        connection.request("POST", target, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(1024)
+        status = response.status
+    except (OSError, http.client.HTTPException) as error:  # refused, timeouts, TLS, bad lines
         return None, f"{type(error).__name__}: {error}"[:200]
+    finally:
+        connection.close()
+    return status, "" if 200 <= status < 300 else f"HTTP {status}"
 
 
 def webhook_deliver_attempt(

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.inputs import Input
 from seasons.circuits import selectors, services
 from seasons.circuits.models import Circuit
 from seasons.circuits.ranking import TIEBREAKS
@@ -72,7 +73,7 @@ class CircuitListApi(APIView):
         )
 
 
-class CircuitInputSerializer(serializers.Serializer):
+class CircuitInputSerializer(Input):
     name = serializers.CharField(max_length=400, required=False)
     region = serializers.CharField(max_length=400, required=False, allow_blank=True)
     season = serializers.CharField(max_length=400, required=False, allow_blank=True)
@@ -145,7 +146,7 @@ class CircuitUpdateApi(APIView):
 
 
 class CircuitClubAddApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         club_id = serializers.IntegerField()
 
         class Meta:
@@ -165,7 +166,7 @@ class CircuitClubAddApi(APIView):
 
 
 class CircuitOrganizerAddApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         username = serializers.CharField(max_length=150)
 
         class Meta:
@@ -186,7 +187,7 @@ class CircuitOrganizerAddApi(APIView):
         return Response(CircuitOutputSerializer(circuit).data)
 
 
-class CircuitTournamentInputSerializer(serializers.Serializer):
+class CircuitTournamentInputSerializer(Input):
     tournament_id = serializers.IntegerField()
 
     class Meta:

@@ -12,14 +12,15 @@ Terms: interpeñas, tablero (board), alineación (line-up), capitán (captain).
 
 from __future__ import annotations
 
-from django.urls import path
-from drf_spectacular.utils import extend_schema
+from django.urls import path, register_converter
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.inputs import Input
 from seasons.interpenas import selectors, services
 from seasons.interpenas.models import Interpena
 from seasons.interpenas.result import signature
@@ -109,7 +110,7 @@ class InterpenaListApi(APIView):
 
 
 class InterpenaCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         home_club_id = serializers.IntegerField()
         away_club_id = serializers.IntegerField()
         played_on = serializers.DateField()
@@ -146,7 +147,7 @@ class InterpenaDetailApi(APIView):
 
 
 class InterpenaLineupApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         pair_ids = serializers.ListField(
             child=serializers.IntegerField(), max_length=32, help_text="board A first"
@@ -179,7 +180,7 @@ class InterpenaLineupApi(APIView):
 class InterpenaBoardResultApi(APIView):
     """Enter (``payload``) or confirm (no payload) a board's result for your peña's pair."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         payload = serializers.JSONField(
             required=False, help_text='{"games": [...]} as on the table link; absent: confirm'
@@ -194,6 +195,14 @@ class InterpenaBoardResultApi(APIView):
         operation_id="interpena_board_result",
         request=InputSerializer,
         responses=InterpenaOutputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "board",
+                str,
+                OpenApiParameter.PATH,
+                description="the board's letter (A, B, …), or its number (1, 2, …)",
+            )
+        ],
     )
     def post(self, request: Request, interpena_id: int, board: int) -> Response:
         data = self.InputSerializer(data=request.data)
@@ -216,7 +225,7 @@ class InterpenaBoardResultApi(APIView):
 
 
 class InterpenaConfirmApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         side = serializers.ChoiceField(choices=["home", "away"])
         result_version = serializers.CharField(max_length=400, allow_blank=True)
 
@@ -240,6 +249,27 @@ class InterpenaConfirmApi(APIView):
         return Response(InterpenaOutputSerializer(interpena_data(interpena)).data)
 
 
+class BoardConverter:
+    """An interpeña's board in a path: its letter (``A``, ``B``…, as its JSON and the docs name
+    it; either case) or its number (``1``, ``2``…, the first form of the path, still read)."""
+
+    regex = "[0-9]{1,3}|[A-Za-z]{1,3}"
+
+    def to_python(self, value: str) -> int:
+        if value.isdigit():
+            return int(value)
+        number = 0
+        for letter in value.upper():  # A → 1 … Z → 26, AA → 27 (models.board_letter's inverse)
+            number = number * 26 + ord(letter) - ord("A") + 1
+        return number
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(BoardConverter, "board")
+
+
 _INTERPENA = "interpenas/<int:interpena_id>"
 
 urlpatterns = [
@@ -248,7 +278,7 @@ urlpatterns = [
     path(_INTERPENA, InterpenaDetailApi.as_view(), name="interpena-detail"),
     path(f"{_INTERPENA}/lineup", InterpenaLineupApi.as_view(), name="interpena-lineup"),
     path(
-        f"{_INTERPENA}/boards/<int:board>/result",
+        f"{_INTERPENA}/boards/<board:board>/result",
         InterpenaBoardResultApi.as_view(),
         name="interpena-board-result",
     ),

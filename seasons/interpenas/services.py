@@ -24,7 +24,7 @@ Responsible for:
   A board corrected afterwards changes the signature: the page says so, and the captains
   confirm again.
 
-For a league of peñas (clubs/leagues): ``interpena_create(…, league_key=…)`` schedules the
+For a league of peñas (seasons/leagues/teams): ``interpena_create(…, league_key=…)`` schedules the
 match of a fixture, and ``seasons.circuits.selectors.interpena_result`` gives its TeamResult.
 
 Must not: validate a result or decide a dispute (the tournaments' result services do).

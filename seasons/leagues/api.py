@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.inputs import Input
 from seasons.api_helpers import jornada_param, valid_or_400
 from seasons.leagues import selectors, services
 from seasons.leagues.models import League, Postponement
@@ -116,6 +117,18 @@ class LeagueListApi(APIView):
     def get(self, request: Request, club_id: int) -> Response:
         club = club_selectors.club_get(club_id=club_id)
         leagues = selectors.league_list(user=request.user, club=club)
+        return Response(LeagueSummaryOutputSerializer(leagues, many=True).data)
+
+
+class LeagueAllListApi(APIView):
+    """Every league the caller may see: the public ones and all of their peñas' (the index's
+    ``leagues``)."""
+
+    @extend_schema(
+        operation_id="league_all_list", responses=LeagueSummaryOutputSerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        leagues = selectors.league_list(user=request.user)
         return Response(LeagueSummaryOutputSerializer(leagues, many=True).data)
 
 
@@ -246,7 +259,7 @@ def _jornada_out(league: League, number: int, request: Request) -> dict:
 
 
 class LeagueCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=120)
         season = serializers.CharField(max_length=20)
         kind = serializers.CharField(
@@ -281,7 +294,7 @@ class LeagueCreateApi(APIView):
 class LeagueCalendarApi(APIView):
     """The dates of the jornadas still to draw (those drawn keep theirs)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         dates = serializers.ListField(child=serializers.DateField(), max_length=60)
 
         class Meta:
@@ -302,7 +315,7 @@ class LeagueCalendarApi(APIView):
 class DivisionCreateApi(APIView):
     """The league's next division: its pairs (fixed pairs) or players (individual)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=60)
         pair_ids = serializers.ListField(
             child=serializers.IntegerField(), default=list, max_length=200
@@ -332,7 +345,7 @@ class LeagueRulesApi(APIView):
     """Change the league's points and tiebreaks (only what is sent); the standings follow at
     once."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         points_win = serializers.IntegerField(required=False)
         points_loss = serializers.IntegerField(required=False)
         points_walkover_loss = serializers.IntegerField(required=False)
@@ -371,7 +384,7 @@ class JornadaDrawApi(APIView):
     """Draw the jornada: each division's round as a draft (individual leagues: say who came,
     ``present``: division id → player ids)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         present = serializers.DictField(
             child=serializers.ListField(child=serializers.IntegerField(), max_length=400),
             required=False,
@@ -430,7 +443,7 @@ class PostponementOutputSerializer(serializers.Serializer):
 
 
 class MatchPostponeApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         deadline = serializers.DateField()
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
@@ -452,7 +465,7 @@ class MatchPostponeApi(APIView):
 class MatchDecideApi(APIView):
     """After the deadline of a postponed match: a walkover or a double loss."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         outcome = serializers.ChoiceField(
             choices=[Postponement.Outcome.WALKOVER, Postponement.Outcome.DOUBLE_LOSS]
         )
@@ -482,7 +495,7 @@ class MatchDecideApi(APIView):
 class NextSeasonApi(APIView):
     """Next season's league, its divisions filled by promotion and relegation."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         season = serializers.CharField(max_length=20)
         name = serializers.CharField(max_length=120, required=False, allow_blank=True)
         dates = serializers.ListField(child=serializers.DateField(), default=list, max_length=60)
@@ -509,6 +522,7 @@ _J = f"{_L}/jornadas/<int:number>"
 _M = f"{_L}/matches/<int:match_id>"
 
 urlpatterns = [
+    path("leagues", LeagueAllListApi.as_view(), name="league-all-list"),
     path("clubs/<int:club_id>/leagues", LeagueListApi.as_view(), name="league-list"),
     path("clubs/<int:club_id>/leagues/create", LeagueCreateApi.as_view(), name="league-create"),
     path(_L, LeagueDetailApi.as_view(), name="league-detail"),

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors
+from config.inputs import Input
 from seasons.ratings import rate
 from seasons.ratings import selectors as ratings_selectors
 from seasons.ratings.services import ranking_settings_set
@@ -111,7 +112,7 @@ class RankingApi(APIView):
 class RankingSettingsApi(APIView):
     """Choose which ranking the peña's page shows (its organizers): rating, points or both."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         shows = serializers.CharField()
 
         class Meta:

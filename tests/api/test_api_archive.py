@@ -271,6 +271,18 @@ def test_not_json_and_the_message_in_spanish(desk):
     assert error["message"].startswith("El archivo no es JSON válido")
 
 
+def test_a_damaged_archive_sent_as_the_json_body_is_named_as_an_archive(desk):
+    """The body was read by the API's JSON parser first, which answered json_invalid: a client
+    sending the archive's file as the body could not tell it from any other bad request."""
+    for body, code in (
+        ('{"format": "amarrako.archive", "vers', "archive_not_json"),
+        (b'{"format": "\xff"}', "archive_not_text"),
+    ):
+        response = desk.client.post(f"{API}archive/import", body, content_type="application/json")
+        assert response.status_code == 400, response.content
+        assert response.json()["error"]["code"] == code
+
+
 def test_who_may_export_and_import(desk, archive):
     club = Club.objects.get()
     stranger = APIClient()

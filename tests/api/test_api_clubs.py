@@ -123,11 +123,11 @@ def test_only_organizers_of_the_pena_update_it():
 def test_basic_auth_works_for_scripts():
     user = UserFactory(username="ane", password="sekretu-luzea")
     token = base64.b64encode(b"ane:sekretu-luzea").decode()
-    response = APIClient().get(f"{API}/me", HTTP_AUTHORIZATION=f"Basic {token}")
+    response = APIClient().get(f"{API}/me", HTTP_AUTHORIZATION=f"Basic {token}", secure=True)
     assert response.status_code == 200
     assert response.json()["username"] == user.username
     wrong = base64.b64encode(b"ane:wrong").decode()
-    bad = APIClient().get(f"{API}/me", HTTP_AUTHORIZATION=f"Basic {wrong}")
+    bad = APIClient().get(f"{API}/me", HTTP_AUTHORIZATION=f"Basic {wrong}", secure=True)
     error(bad, 403, "authentication_failed")
 
 

@@ -3,6 +3,9 @@ the one error body for bad input, who may call what, and the lists' query counts
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -97,8 +100,11 @@ def test_trios_register_and_bad_trios_are_400s(desk, organizer):
         desk, f"tournaments/{tid}/trios/paste", {"text": "Ana García / Luis Pérez / Eva Ruiz"}
     )
     assert ok.status_code == 201, ok.content
-    (trio,) = ok.json()
-    assert trio["pair"]["label"] == "Ana García / Luis Pérez / Eva Ruiz"
+    # the same answer as the pairs' paste (it was a bare list)
+    assert (ok.json()["registered"], ok.json()["waiting"]) == (1, 0)
+    (trio,) = ok.json()["entries"]
+    assert trio["pair"]["display_name"] == "Ana García / Luis Pérez / Eva Ruiz"
+    assert trio["pair"]["label"] == trio["pair"]["display_name"]  # its older name, kept
     assert trio["player_three"]["first_name"] == "Eva"
     two = post(desk, f"tournaments/{tid}/trios/paste", {"text": "Jon Sarasola / Miren Etxeberria"})
     error = assert_error(two, 400, "trio_line")
@@ -138,13 +144,44 @@ def test_a_round_of_trios_through_the_table_links(desk, organizer):
     assert post(desk, f"rounds/{rid}/close").status_code == 200
 
 
+def test_a_trios_third_player_is_listed_wherever_a_pairs_players_are(
+    desk, organizer, django_capture_on_commit_callbacks
+):
+    """The trio's team row names two players: the third was missing from ``players`` in the
+    round's matches, the standings and standings.csv."""
+    tid = create(desk, organizer, "trios")
+    lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
+    assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
+    phase_id, rid = swiss_round(desk, tid)
+    with django_capture_on_commit_callbacks(execute=True):
+        for n, match in enumerate(Match.objects.filter(round_id=rid)):
+            games = {"games": [{"stones": [40, 12]}, {"stones": [40, 30]}, {"stones": [40, 1]}]}
+            answer = post(desk, f"matches/{match.pk}/result", {"version": 0, **games}, key=f"m{n}")
+            assert answer.status_code == 200, answer.content
+
+    matches = desk.get(f"{API}/rounds/{rid}").json()["matches"]
+    rows = desk.get(f"{API}/phases/{phase_id}/standings").json()["groups"][0]["rows"]
+    text = desk.get(f"{API}/phases/{phase_id}/standings.csv").content.decode()
+    csv_players = [line["players"] for line in csv.DictReader(io.StringIO(text))]
+
+    entry = matches[0]["entry_a"]
+    n = entry["name"].split()[0][1:]
+    assert entry["players"] == [f"A{n} Uno", f"B{n} Dos", f"C{n} Tres"]
+    assert all(len(row["players"]) == 3 for row in rows)
+    assert sorted(csv_players) == [f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4)]
+
+
 def test_a_round_of_an_individual_tournament(desk, organizer):
     tid = create(desk, organizer, "individuals")
     text = "\n".join(f"Jugador {c}" for c in "ABCDEFGH")
     response = post(desk, f"tournaments/{tid}/individuals/paste", {"text": text})
     assert response.status_code == 201, response.content
+    # the pairs' paste's answer (it was a bare list), and a pair's name for a name
+    pasted = response.json()
+    assert (pasted["registered"], pasted["waiting"], len(pasted["entries"])) == (8, 0, 8)
     players = Client().get(f"{API}/tournaments/{tid}/individuals").json()
-    assert len(players) == 8 and players[0]["label"] == "Jugador A"
+    assert len(players) == 8 and players[0]["display_name"] == "Jugador A"
+    assert players[0]["label"] == "Jugador A"  # its older name, kept
     with CaptureQueriesContext(connection) as queries:
         assert desk.get(f"{API}/tournaments/{tid}/individuals").status_code == 200
     assert len(queries) <= 8
@@ -180,10 +217,15 @@ def test_a_round_of_mus_frances_and_bad_finishing_orders(
         tables = Client().get(f"{API}/rounds/{rid}/frances-tables").json()
     assert len(queries) <= 8
     assert sorted(len(t["seats"]) for t in tables) == [3, 4]
+    # the link's secret was on the organizer's page only: the API gives it to the organizers
+    assert [t["token"] for t in tables] == [None, None]
+    mine = desk.get(f"{API}/rounds/{rid}/frances-tables").json()
     table = FrancesTable.objects.get(pk=tables[0]["id"])
+    assert mine[0]["token"] == table.token
     ids = [s["individual_id"] for s in tables[0]["seats"]]
     link = Client()
-    url = f"frances-tables/link/{table.token}"
+    url = f"frances-tables/link/{mine[0]['token']}"
+    assert link.get(f"{API}/{url}").json()["token"] is None  # not repeated to the table
     assert link.get(f"{API}/{url}").json()["table_number"] == table.table_number
     bad = post(link, f"{url}/result", {"seat": 1, "version": 0, "order": ids[:-1]}, key="x1")
     assert_error(bad, 400, "frances_order_missing")
@@ -251,9 +293,42 @@ def test_pasted_trios_and_players_cost_the_same_queries_for_10_and_100_lines(des
             response = post(desk, f"tournaments/{tid}/{kind}/paste", {"text": text})
         assert response.status_code == 201, response.content
         if kind == "trios":
-            positions = [e["waiting_position"] for e in response.json()]
+            positions = [e["waiting_position"] for e in response.json()["entries"]]
             assert positions == [None] * (lines // 2) + list(range(1, lines - lines // 2 + 1))
         return len(queries)
 
     assert count("trios", 10) == count("trios", many)
     assert count("individuals", 10) == count("individuals", many)
+
+
+def test_standings_stored_before_gain_the_third_player_by_the_migration(
+    desk, organizer, django_capture_on_commit_callbacks
+):
+    """A finished tournament's snapshots are never computed again: the migration adds the
+    third player to the rows stored without it."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournaments.models import StandingsSnapshot
+
+    migration = importlib.import_module("tournaments.migrations.0008_standings_trio_third_player")
+    tid = create(desk, organizer, "trios")
+    lines = "\n".join(f"A{n} Uno / B{n} Dos / C{n} Tres" for n in range(4))
+    assert post(desk, f"tournaments/{tid}/trios/paste", {"text": lines}).status_code == 201
+    phase_id, rid = swiss_round(desk, tid)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = Match.objects.filter(round_id=rid).first()
+        games = {"games": [{"stones": [40, 12]}, {"stones": [40, 30]}, {"stones": [40, 1]}]}
+        answer = post(desk, f"matches/{match.pk}/result", {"version": 0, **games}, key="m")
+        assert answer.status_code == 200, answer.content
+    snapshot = StandingsSnapshot.objects.get(phase_id=phase_id)
+    for row in snapshot.rows:  # as a snapshot stored before the fix
+        row["players"] = row["players"][:2]
+    snapshot.save()
+
+    migration.third_player(apps, None)
+
+    rows = StandingsSnapshot.objects.get(phase_id=phase_id).rows
+    assert sorted(tuple(row["players"]) for row in rows)[0] == ("A0 Uno", "B0 Dos", "C0 Tres")
+    assert all(len(row["players"]) == 3 for row in rows)

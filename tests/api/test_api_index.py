@@ -56,6 +56,8 @@ def test_anyone_reads_the_index_of_resources_schema_and_docs():
     assert body["schema"] == "http://testserver/api/schema/"
     assert body["docs"] == "http://testserver/api/docs/"
     assert {"clubs", "presets", "tournaments", "me", "health"} <= set(body["resources"])
+    # every resource read without an id, the leagues too (they were only under a peña)
+    assert {"circuits", "interpenas", "leagues", "team-leagues"} <= set(body["resources"])
     for name, url in body["resources"].items():
         assert url == f"http://testserver/api/v1/{name}"
 

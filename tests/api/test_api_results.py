@@ -309,16 +309,14 @@ def test_the_organizer_enters_the_official_result(desk, organizer, match):
 def test_the_api_door_is_recorded_as_api(client, organizer, match):
     token = base64.b64encode(b"organizer:amarrako-test").decode()
     client.credentials(HTTP_AUTHORIZATION=f"Basic {token}")
-    response = post(
-        client, url("results-forfeit", match_id=match.pk), {"version": 0, "absent_side": "a"}
-    )
+    forfeit = url("results-forfeit", match_id=match.pk)
+    # HTTP Basic is accepted over HTTPS only
+    response = post(client, forfeit, {"version": 0, "absent_side": "a"}, secure=True)
     assert response.status_code == 200, response.json()
     assert response.json()["match"]["kind"] == "forfeit"
     assert response.json()["match"]["stones"] == {"a": 0, "b": 80}
     assert AuditEntry.objects.get(match=match).via == "api"
-    nobody = post(
-        client, url("results-forfeit", match_id=match.pk), {"version": 1, "absent_side": "x"}
-    )
+    nobody = post(client, forfeit, {"version": 1, "absent_side": "x"}, secure=True)
     assert error_of(nobody) == (400, "absent_side")
 
 

@@ -50,12 +50,29 @@ def test_deleting_the_token_revokes_it(user):
     assert after.json()["error"]["code"] in {"authentication_failed", "not_authenticated"}
 
 
-def test_http_basic_still_works(user):
-    basic = base64.b64encode(b"organizador:amarrako").decode()
+def test_http_basic_still_works_over_https_and_is_refused_over_plain_http(user):
+    """The docs say HTTPS only; plain HTTP was accepted, the password sent in clear."""
+    auth = {"Authorization": f"Basic {base64.b64encode(b'organizador:amarrako').decode()}"}
 
-    response = Client().get("/api/v1/me", headers={"Authorization": f"Basic {basic}"})
+    https = Client().get("/api/v1/me", headers=auth, secure=True)
+    with mock.patch("django.contrib.auth.hashers.check_password") as check:
+        plain = Client().get("/api/v1/me", headers=auth)
+        write = Client().post(
+            "/api/v1/clubs/create", {"name": "X"}, "application/json", headers=auth
+        )
 
-    assert response.status_code == 200
+    assert https.status_code == 200
+    assert plain.status_code == write.status_code == 403
+    assert plain.json()["error"]["code"] == "basic_needs_https"
+    assert write.json()["error"]["code"] == "basic_needs_https"
+    check.assert_not_called()  # refused before the password is checked
+
+
+def test_deleting_a_token_without_credentials_is_a_403_as_documented():
+    response = Client().delete(TOKEN)
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "not_authenticated"
 
 
 def test_a_wrong_password_is_a_400_that_says_so(user):

@@ -334,6 +334,7 @@ def test_basic_auth_works_for_scripts(organizer):
         {"venue": "Frontón"},
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Basic {token}",
+        secure=True,
     )
     assert response.status_code == 200, response.content
     assert response.json()["venue"] == "Frontón"

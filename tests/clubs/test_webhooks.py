@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import socket
+import ssl
 import time
 
 import pytest
@@ -308,14 +310,87 @@ def test_a_webhook_cannot_reach_the_servers_own_network(desk, settings, url):
     assert error["code"] == "webhook_url_private"
 
 
+def _connections(monkeypatch) -> list:
+    """Every address a connection is opened to, none of them opened."""
+    opened = []
+
+    def connect(address, *args, **kwargs):
+        opened.append(address)
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(socket, "create_connection", connect)
+    return opened
+
+
 def test_a_delivery_to_an_address_that_became_private_is_refused_not_sent(settings, monkeypatch):
     from clubs.webhooks import services
 
     settings.WEBHOOKS_ALLOW_PRIVATE = False
-    sent = []
-    monkeypatch.setattr(services._opener, "open", lambda *a, **k: sent.append(a))
+    opened = _connections(monkeypatch)
 
     status, why = services._post("http://127.0.0.1:9/x", b"{}", {})
 
-    assert (status, sent) == (None, [])
+    assert (status, opened) == (None, [])
     assert "own network" in why
+
+
+PUBLIC = "93.184.215.14"
+
+
+def _rebinding(monkeypatch) -> list:
+    """A name that answers a public address to the first lookup and the loopback after it (DNS
+    rebinding); the lookups made are listed."""
+    lookups = []
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        lookups.append(host)
+        address = PUBLIC if len(lookups) == 1 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return lookups
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_delivery_connects_to_the_address_it_checked_not_to_a_second_lookup(
+    settings, monkeypatch, scheme
+):
+    """The check resolved the name, then the delivery resolved it again to connect: a name
+    answering a public address first and the server's own network next was delivered there."""
+    from clubs.webhooks import services
+
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    lookups = _rebinding(monkeypatch)
+    opened = _connections(monkeypatch)
+
+    status, why = services._post(f"{scheme}://hook.example/x", b"{}", {})
+
+    assert lookups == ["hook.example"]
+    assert opened == [(PUBLIC, 443 if scheme == "https" else 80)]
+    assert status is None and "no network in this test" in why
+
+
+def test_https_is_checked_against_the_name_not_the_address(monkeypatch):
+    """Connecting to the checked address must not cost the certificate check: TLS is given the
+    URL's name (SNI and the certificate's name), with verification on."""
+    from clubs.webhooks import services
+
+    monkeypatch.setattr(
+        services,
+        "_address_to_reach",
+        lambda host, port: (PUBLIC, ""),  # noqa: ARG005
+    )
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: socket.socket())
+    wrapped = []
+
+    def wrap_socket(context, sock, server_hostname=None, **kwargs):
+        wrapped.append((server_hostname, context.verify_mode, context.check_hostname))
+        sock.close()
+        raise ssl.SSLCertVerificationError("test: certificate refused")
+
+    monkeypatch.setattr(ssl.SSLContext, "wrap_socket", wrap_socket)
+
+    status, why = services._post("https://hook.example/x", b"{}", {})
+
+    assert wrapped == [("hook.example", ssl.CERT_REQUIRED, True)]
+    assert status is None and "certificate" in why

@@ -114,6 +114,10 @@ def test_what_is_refused_and_why():
     assert refused(resealed({**good, "players": deep})) == "archive_too_deep"
     nul = resealed({**good, "players": [{**good["players"][0], "first_name": "a\x00"}]})
     assert refused(nul) == "archive_damaged"
+    # half of a character, as JSON writes it: the checksum could not even be computed (a 500)
+    half = archive_dumps(good).replace('"Maite"', '"M\\ud800"', 1)
+    assert "\\ud800" in half
+    assert refused(half) == "archive_damaged"
 
 
 @pytest.mark.parametrize(

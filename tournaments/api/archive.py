@@ -27,12 +27,14 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.roles import can_organize
 from clubs.selectors import club_get
+from config.parsers import RawJSONParser
 from tournaments.archive import archive_dumps
 from tournaments.selectors import archive as selectors
 from tournaments.selectors.rounds import phase_get_readable
@@ -87,6 +89,10 @@ class TournamentArchiveApi(APIView):
 
 
 class ArchiveImportApi(APIView):
+    # The JSON body as bytes: the archive's own reader names what is wrong with it
+    # (archive_not_json, archive_too_deep…); a file comes as multipart.
+    parser_classes = [RawJSONParser, MultiPartParser]
+
     class InputSerializer(serializers.Serializer):
         archive = serializers.FileField(help_text="the archive file, as exported")
 

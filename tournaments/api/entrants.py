@@ -31,6 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from tournaments.api.registration import (
     EntryOutputSerializer,
     PlayerRefSerializer,
@@ -79,7 +80,8 @@ class IndividualOutputSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     player = PlayerRefSerializer()
-    label = serializers.CharField(source="__str__", help_text="the player's name")
+    display_name = serializers.CharField(source="__str__", help_text="the player's name")
+    label = serializers.CharField(source="__str__", help_text="the same as display_name (older)")
     status = serializers.ChoiceField(choices=Entry.Status.choices)
     registered_at = serializers.DateTimeField()
     checked_in_at = serializers.DateTimeField(allow_null=True)
@@ -105,7 +107,7 @@ class IndividualListApi(APIView):
 
 class IndividualRegisterApi(APIView):
     @extend_schema_serializer(component_name="IndividualRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_id = serializers.IntegerField()
 
     @extend_schema(
@@ -122,7 +124,7 @@ class IndividualRegisterApi(APIView):
         return Response(IndividualOutputSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
-class PasteInputSerializer(serializers.Serializer):
+class PasteInputSerializer(Input):
     class Meta:
         ref_name = "EntrantsPasteInput"
 
@@ -133,11 +135,24 @@ class PasteInputSerializer(serializers.Serializer):
     )
 
 
+def _pasted(rows: list) -> dict:
+    """A paste's answer, as the pairs' (entries/paste): how many got a place, how many wait,
+    and the rows."""
+    waiting = sum(row.status == Entry.Status.WAITING for row in rows)
+    return {"registered": len(rows) - waiting, "waiting": waiting, "entries": rows}
+
+
 class IndividualPasteApi(APIView):
+    @extend_schema_serializer(component_name="IndividualPasteOutput")
+    class OutputSerializer(serializers.Serializer):
+        registered = serializers.IntegerField(help_text="players that got a place")
+        waiting = serializers.IntegerField(help_text="players put on the waiting list")
+        entries = IndividualOutputSerializer(many=True)
+
     @extend_schema(
         operation_id="entrants_individual_paste",
         request=PasteInputSerializer,
-        responses={201: IndividualOutputSerializer(many=True)},
+        responses={201: OutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
@@ -145,9 +160,7 @@ class IndividualPasteApi(APIView):
         rows = individual_register_pasted(
             tournament=tournament, text=data["text"], **audit_context(request)
         )
-        return Response(
-            IndividualOutputSerializer(rows, many=True).data, status=status.HTTP_201_CREATED
-        )
+        return Response(self.OutputSerializer(_pasted(rows)).data, status=status.HTTP_201_CREATED)
 
 
 class IndividualWithdrawApi(APIView):
@@ -166,7 +179,7 @@ class IndividualWithdrawApi(APIView):
 
 class IndividualCheckInApi(APIView):
     @extend_schema_serializer(component_name="IndividualCheckInInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         present = serializers.BooleanField(
             required=False, default=True, help_text="false undoes a check-in"
         )
@@ -200,7 +213,7 @@ class TrioOutputSerializer(EntryOutputSerializer):
 
 class TrioRegisterApi(APIView):
     @extend_schema_serializer(component_name="TrioRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         player_ids = serializers.ListField(
             child=serializers.IntegerField(), help_text="the trio's three players"
         )
@@ -221,10 +234,16 @@ class TrioRegisterApi(APIView):
 
 
 class TrioPasteApi(APIView):
+    @extend_schema_serializer(component_name="TrioPasteOutput")
+    class OutputSerializer(serializers.Serializer):
+        registered = serializers.IntegerField(help_text="trios that got a place")
+        waiting = serializers.IntegerField(help_text="trios put on the waiting list")
+        entries = TrioOutputSerializer(many=True)
+
     @extend_schema(
         operation_id="entrants_trio_paste",
         request=PasteInputSerializer,
-        responses={201: TrioOutputSerializer(many=True)},
+        responses={201: OutputSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_for_organizer(user=request.user, tournament_id=tournament_id)
@@ -233,9 +252,8 @@ class TrioPasteApi(APIView):
             tournament=tournament, text=data["text"], **audit_context(request)
         )
         waiting_positions(tournament, entries)
-        return Response(
-            TrioOutputSerializer(entries, many=True).data, status=status.HTTP_201_CREATED
-        )
+        body = self.OutputSerializer(_pasted(entries)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 # --- Mus francés tables ---------------------------------------------------------------------
@@ -265,6 +283,14 @@ class FrancesTableSerializer(serializers.Serializer):
     )
     seats = FrancesSeatSerializer(many=True, source="seats.all")
     reasons = serializers.JSONField(help_text="why these players sit together (reason codes)")
+    token = serializers.CharField(
+        source="link_token",
+        allow_null=True,
+        default=None,
+        help_text="the secret of the table's link (frances-tables/link/<token>; its page is "
+        "/mesa-frances/<token>/): shown to the peña's organizers in the round's list, null "
+        "for anyone else",
+    )
 
 
 class FrancesTableListApi(APIView):
@@ -292,7 +318,7 @@ def _answer(answer) -> Response:
     return Response({"table": answer.state, "replayed": answer.replayed})
 
 
-class FrancesOrderInput(serializers.Serializer):
+class FrancesOrderInput(Input):
     class Meta:
         ref_name = "FrancesOrderInput"
 
@@ -308,7 +334,7 @@ class FrancesSeatOrderInput(FrancesOrderInput):
     seat = serializers.JSONField(help_text="your seat at the table: 1, 2, …")
 
 
-class FrancesSeatConfirmInput(serializers.Serializer):
+class FrancesSeatConfirmInput(Input):
     class Meta:
         ref_name = "FrancesSeatConfirmInput"
 

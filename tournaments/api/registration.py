@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from tournaments.api.tournaments import ClubRefSerializer, audit_context
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.registration import (
@@ -59,7 +60,10 @@ class PlayerRefSerializer(serializers.Serializer):
 class PairSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(help_text="the pair's own name, if it has one")
-    label = serializers.CharField(source="__str__", help_text="its name, or its two players")
+    display_name = serializers.CharField(
+        source="__str__", help_text="its name, or its players (as a peña's pairs show it)"
+    )
+    label = serializers.CharField(source="__str__", help_text="the same as display_name (older)")
     club = ClubRefSerializer(allow_null=True)
     player_one = PlayerRefSerializer()
     player_two = PlayerRefSerializer()
@@ -146,7 +150,7 @@ class SubstitutionListApi(APIView):
 
 class EntryRegisterApi(APIView):
     @extend_schema_serializer(component_name="EntryRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         pair_id = serializers.IntegerField()
         seed = serializers.IntegerField(required=False, allow_null=True, help_text="1 = best")
 
@@ -170,7 +174,7 @@ class EntryRegisterApi(APIView):
 
 class EntryPasteApi(APIView):
     @extend_schema_serializer(component_name="EntryPasteInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         text = serializers.CharField(
             trim_whitespace=False,
             help_text='one pair per line, "Ana García / Luis Pérez"; blank lines are ignored',
@@ -394,7 +398,7 @@ class EntryCheckInUndoApi(APIView):
 
 class EntrySeedSetApi(APIView):
     @extend_schema_serializer(component_name="EntrySeedSetInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         seed = serializers.IntegerField(allow_null=True, help_text="1 = best; null: no seed")
 
     @extend_schema(
@@ -417,7 +421,7 @@ class EntrySeedSetApi(APIView):
 
 class EntryTablePinApi(APIView):
     @extend_schema_serializer(component_name="EntryTablePinInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         table = serializers.IntegerField(allow_null=True, help_text="table number; null: unpin")
 
     @extend_schema(
@@ -440,7 +444,7 @@ class EntryTablePinApi(APIView):
 
 class SubstitutionCreateApi(APIView):
     @extend_schema_serializer(component_name="SubstitutionCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         match_id = serializers.IntegerField()
         entry_id = serializers.IntegerField(help_text="the registered pair that needs a substitute")
         replaced_player_id = serializers.IntegerField(help_text="the pair's absent player")

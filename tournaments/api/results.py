@@ -34,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from tournaments.api.results_bodies import result_body, table_body
 from tournaments.api.tournaments import idempotency_key, valid_data
 from tournaments.models import Match, Round
@@ -186,7 +187,7 @@ def _hand_response(answer: services.HandAnswer) -> Response:
 # --- Input shapes ---------------------------------------------------------------------------
 
 
-class VersionInput(serializers.Serializer):
+class VersionInput(Input):
     class Meta:
         ref_name = "ResultsVersionInput"
 

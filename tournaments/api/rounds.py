@@ -34,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from scoring.errors import RuleSetError
 from tournaments.models import Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as selectors
@@ -253,16 +254,18 @@ class PhaseListApi(APIView):
 
 
 class PhaseCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=80)
         format = serializers.ChoiceField(choices=Phase.Format.choices)
         rounds_planned = serializers.IntegerField(min_value=1, max_value=99, required=False)
         group_size = serializers.IntegerField(min_value=2, max_value=64, required=False)
         qualifiers_per_group = serializers.IntegerField(min_value=1, max_value=64, required=False)
-        lives = serializers.IntegerField(min_value=1, max_value=9, default=3)
+        # A format's own options: one sent to a format that does not read it is a 400
+        # (phase_option_unread); left out, lives is 3, grand_final_reset on, separate_clubs 0.
+        lives = serializers.IntegerField(min_value=1, max_value=9, required=False)
         third_place = serializers.BooleanField(default=False)
-        grand_final_reset = serializers.BooleanField(default=True)
-        separate_clubs_rounds = serializers.IntegerField(min_value=0, max_value=99, default=0)
+        grand_final_reset = serializers.BooleanField(required=False)
+        separate_clubs_rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
         source_id = serializers.IntegerField(required=False)
         stones_per_game = serializers.IntegerField(required=False, min_value=0, max_value=1000)
         games_per_vaca = serializers.IntegerField(required=False, min_value=0, max_value=100)
@@ -529,7 +532,7 @@ class RoundCloseApi(APIView):
 
 
 class RoundEntriesSwapApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         entry_id = serializers.IntegerField()
         other_entry_id = serializers.IntegerField()
 
@@ -554,7 +557,7 @@ class RoundEntriesSwapApi(APIView):
 
 
 class RoundTablesSwapApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         match_id = serializers.IntegerField()
         other_match_id = serializers.IntegerField()
 
@@ -579,7 +582,7 @@ class RoundTablesSwapApi(APIView):
 
 
 class RoundMatchMoveApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         match_id = serializers.IntegerField()
         table_number = serializers.IntegerField(min_value=1, max_value=32767)
 

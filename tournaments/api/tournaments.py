@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.inputs import Input
 from tournaments.models import Notification, Tournament
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.rounds import rule_form
@@ -228,7 +229,7 @@ class NotificationListApi(APIView):
 
 class TournamentCreateApi(APIView):
     @extend_schema_serializer(component_name="TournamentCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         club = serializers.SlugField(help_text="the peña's short name")
         name = serializers.CharField(max_length=160)
         slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
@@ -280,7 +281,7 @@ class TournamentCreateApi(APIView):
 
 class TournamentUpdateApi(APIView):
     @extend_schema_serializer(component_name="TournamentUpdateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         """Every field optional: only those sent change."""
 
         name = serializers.CharField(max_length=160, required=False)
@@ -321,7 +322,7 @@ class TournamentUpdateApi(APIView):
 
 class TournamentStatusChangeApi(APIView):
     @extend_schema_serializer(component_name="TournamentStatusChangeInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         # A plain string, not an enum: the service names the statuses and the one allowed
         # next (and the schema keeps a single enum per model status; see the output).
         status = serializers.CharField(

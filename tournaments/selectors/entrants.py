@@ -36,14 +36,19 @@ def _with_seats(qs):
 
 def frances_table_list(*, round: Round, user: User) -> list[FrancesTable]:
     """The round's Mus francés tables with their seats and players (two queries). A draft
-    round only for the organizers of its peña (NotFound otherwise)."""
+    round only for the organizers of its peña (NotFound otherwise). Each table's
+    ``link_token`` is its link's secret for those organizers (they hand it to the table, as
+    a pair match's is in its history), None for anyone else."""
     tournament = round.phase.tournament
     organizer = can_organize(user, tournament.club)
     if not organizer and (
         round.status == Round.Status.DRAFT or not tournament_is_published(tournament)
     ):
         raise round_not_found(round.pk)
-    return list(_with_seats(FrancesTable.objects.filter(round=round)).order_by("table_number"))
+    tables = list(_with_seats(FrancesTable.objects.filter(round=round)).order_by("table_number"))
+    for table in tables:
+        table.link_token = table.token if organizer else None
+    return tables
 
 
 def frances_table_get(*, table_id: int) -> FrancesTable:

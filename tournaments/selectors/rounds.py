@@ -223,16 +223,20 @@ def round_matches(*, rnd: Round) -> list[Match]:
 
 
 def entry_summary(entry: Entry | None) -> dict | None:
-    """A pair as the API shows it; needs pair, players and club loaded."""
+    """A pair as the API shows it (a trio with its third player); needs pair, players, club
+    and player_three loaded."""
     if entry is None:
         return None
     pair = entry.pair
+    players = [str(pair.player_one), str(pair.player_two)]
+    if entry.player_three_id is not None:
+        players.append(str(entry.player_three))
     return {
         "id": entry.id,
         "name": str(pair),
         "seed": entry.seed,
         "club": pair.club.name if pair.club_id else None,
-        "players": [str(pair.player_one), str(pair.player_two)],
+        "players": players,
     }
 
 

@@ -101,13 +101,13 @@ def tiebreak_order(phase: Phase) -> tuple[str, ...]:
 class StandingsEntry:
     """What a row shows of its pair, read as plain values (no model instances: a 1,024-pair
     Swiss would build some 5,000 of them per refresh). ``name`` and ``players`` are the texts
-    of ``str(Pair)`` and ``str(Player)``."""
+    of ``str(Pair)`` and ``str(Player)``; a trio's ``players`` are its three."""
 
     id: int
     seed: int | None
     status: str
     name: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     club: str | None
 
     @property
@@ -169,13 +169,17 @@ _ENTRY_COLUMNS = (
     "pair__player_two__first_name",
     "pair__player_two__last_name",
     "pair__club__name",
+    "player_three__first_name",
+    "player_three__last_name",
 )
 
 
 def _entry(row: tuple) -> StandingsEntry:
-    pk, seed, status, name, first_one, last_one, first_two, last_two, club = row
+    pk, seed, status, name, first_one, last_one, first_two, last_two, club, *three = row
     # The same text as Player.__str__ and Pair.__str__, without building the models.
     players = (f"{first_one} {last_one}".strip(), f"{first_two} {last_two}".strip())
+    if three[0] is not None:  # a trio's third player (a trio's pair is named by all three)
+        players += (f"{three[0]} {three[1]}".strip(),)
     return StandingsEntry(
         id=pk,
         seed=seed,

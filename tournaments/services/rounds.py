@@ -192,10 +192,10 @@ def phase_create(
     rounds_planned: int | None = None,
     group_size: int | None = None,
     qualifiers_per_group: int | None = None,
-    lives: int = 3,
+    lives: int | None = None,
     third_place: bool = False,
-    grand_final_reset: bool = True,
-    separate_clubs_rounds: int = 0,
+    grand_final_reset: bool | None = None,
+    separate_clubs_rounds: int | None = None,
     source_id: int | None = None,
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
@@ -208,7 +208,10 @@ def phase_create(
     (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
     lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
     (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
-    the tournament's match format for this phase (e.g. a longer final).
+    the tournament's match format for this phase (e.g. a longer final). An option the format
+    does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
+    dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
+    ``separate_clubs_rounds`` 0.
     """
     with transaction.atomic():
         tournament = (
@@ -238,6 +241,17 @@ def phase_create(
                 format=str(format)[:40],
             )
         source = _phase_source(tournament, format, source_id, qualifiers_per_group)
+        _check_options_read(
+            format,
+            rounds_planned=rounds_planned,
+            group_size=group_size,
+            lives=lives,
+            grand_final_reset=grand_final_reset,
+            separate_clubs_rounds=separate_clubs_rounds,
+        )
+        lives = 3 if lives is None else lives
+        grand_final_reset = True if grand_final_reset is None else grand_final_reset
+        separate_clubs_rounds = separate_clubs_rounds or 0
         _check_format_options(format, rounds_planned, group_size, lives, separate_clubs_rounds)
         if third_place and format != Phase.Format.SINGLE_ELIMINATION:
             raise Invalid(
@@ -318,6 +332,31 @@ def _phase_source_format() -> Invalid:
         "from those of a liguilla, Swiss or a tres ceros phase.",
         code="phase_source_format",
     )
+
+
+#: the options of a phase each format reads (source_id, qualifiers_per_group and third_place,
+#: a single elimination's, have their own checks)
+FORMAT_OPTIONS = {
+    "rounds_planned": (Phase.Format.SWISS,),
+    "group_size": (Phase.Format.ROUND_ROBIN,),
+    "lives": (Phase.Format.LIVES,),
+    "grand_final_reset": (Phase.Format.DOUBLE_ELIMINATION,),
+    "separate_clubs_rounds": (Phase.Format.SWISS, Phase.Format.LIVES),
+}
+
+
+def _check_options_read(format: str, **options: object) -> None:
+    """An option given (not None) to a format that does not read it is refused: stored, or
+    dropped, it would be a setting the organizer thinks is in force."""
+    for name, value in options.items():
+        if value is not None and format not in FORMAT_OPTIONS[name]:
+            raise Invalid(
+                "A phase of format {format} does not read {option} (only {formats}); leave it out.",
+                code="phase_option_unread",
+                format=format,
+                option=name,
+                formats=[str(f) for f in FORMAT_OPTIONS[name]],
+            )
 
 
 def _check_format_options(

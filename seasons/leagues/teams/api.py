@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.inputs import Input
 from seasons.api_helpers import jornada_param, valid_or_400
 from seasons.leagues.models import TeamFixture, TeamLeague
 from seasons.leagues.table import TEAM_TIEBREAKS
@@ -166,6 +167,17 @@ class TeamLeagueListApi(APIView):
         return Response(TeamLeagueSummarySerializer(leagues, many=True).data)
 
 
+class TeamLeagueAllListApi(APIView):
+    """Every league of peñas the caller may see (the index's ``team-leagues``)."""
+
+    @extend_schema(
+        operation_id="team_league_all_list", responses=TeamLeagueSummarySerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        leagues = team_selectors.team_league_list(user=request.user)
+        return Response(TeamLeagueSummarySerializer(leagues, many=True).data)
+
+
 class TeamLeagueDetailApi(APIView):
     """The league with its peñas and its calendar of fixtures."""
 
@@ -225,7 +237,7 @@ class TeamLeagueStandingsApi(APIView):
 class TeamLeagueCreateApi(APIView):
     """A league of peñas run by this peña, with its whole calendar of fixtures."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=120)
         season = serializers.CharField(max_length=20)
         club_ids = serializers.ListField(
@@ -290,7 +302,7 @@ class TeamFixtureOpenApi(APIView):
 
 
 class TeamFixturePostponeApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         deadline = serializers.DateField()
 
         class Meta:
@@ -311,7 +323,7 @@ class TeamFixturePostponeApi(APIView):
 
 
 class TeamFixtureDecideApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         decision = serializers.ChoiceField(
             choices=[c for c in TeamFixture.Decision.values if c],
             help_text="home_absent / away_absent (the other peña wins), double_loss",
@@ -339,6 +351,7 @@ class TeamFixtureDecideApi(APIView):
 _T = "team-leagues/<int:league_id>"
 _TF = f"{_T}/fixtures/<int:fixture_id>"
 urlpatterns = [
+    path("team-leagues", TeamLeagueAllListApi.as_view(), name="team-league-all-list"),
     path(
         "clubs/<int:club_id>/team-leagues",
         TeamLeagueListApi.as_view(),

@@ -136,8 +136,9 @@ def test_an_interpeña_through_the_api_from_line_ups_to_the_captains():
         format="json",
     ).json()
     version = body["boards"][0]["version"]
+    # the board as its JSON names it: its letter (its number, above, is still read)
     body = away.post(
-        f"{url}/boards/1/result",
+        f"{url}/boards/A/result",
         {"side": "away", "idempotency_key": "k2", "version": version},
         format="json",
     ).json()
@@ -149,15 +150,16 @@ def test_an_interpeña_through_the_api_from_line_ups_to_the_captains():
         ).json()
     assert body["status"] == "confirmed"
     assert body["result"]["boards"] == [1, 0] and body["result"]["games"] == [3, 1]
-    error(
-        home.post(
-            f"{url}/boards/9/result",
-            {"side": "home", "idempotency_key": "k", "version": 0},
-            format="json",
-        ),
-        404,
-        "interpena_board_unknown",
-    )
+    for board in ("9", "i"):
+        error(
+            home.post(
+                f"{url}/boards/{board}/result",
+                {"side": "home", "idempotency_key": "k", "version": 0},
+                format="json",
+            ),
+            404,
+            "interpena_board_unknown",
+        )
 
 
 def test_a_private_interpeña_does_not_exist_outside_its_peñas():

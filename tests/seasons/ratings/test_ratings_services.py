@@ -212,7 +212,7 @@ def test_the_peña_chooses_its_ranking_and_only_its_organizers_can():
 
 def test_a_result_confirmed_at_the_table_reaches_the_ratings(django_capture_on_commit_callbacks):
     """The whole flow: both pairs enter the same games, result_confirmed runs (eagerly here)
-    and queues clubs.ratings_match_sync by its name."""
+    and queues ratings.match_sync by its name."""
     from tournaments.services import results as svc
 
     match = MatchFactory(
