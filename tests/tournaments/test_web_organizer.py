@@ -1045,3 +1045,20 @@ def test_a_pena_is_created_with_the_language_of_its_emails(client):
     client.post(url("organizer-club-create"), {"name": "Peña Bi"})  # left out: Spanish
     assert Club.objects.get(name="Peña Bat").language == "fr"
     assert Club.objects.get(name="Peña Bi").language == "es"
+
+
+def test_finishing_the_tournament_with_a_round_in_play_is_refused_naming_it(
+    client_org, tournament, drawn
+):
+    """Issue 23 #3: a tournament finished with a round in play was stuck for good."""
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    response = client_org.post(
+        url("organizer-tournament-status", tournament.pk), {"status": "finished"}
+    )
+    assert response.status_code == 409
+    box = error_box(response)
+    phase = drawn.phase.name
+    assert f"Open de Otoño no puede terminar mientras la fase {phase} siga abierta" in box
+    assert "hay que cerrar antes la ronda 1" in box
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
