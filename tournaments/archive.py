@@ -46,10 +46,12 @@ Every record that others point at carries its ``id`` in the exporting instance; 
 those ids, valid only inside the archive; REFERENCES says, for each kind of record, which of
 its fields point at which kind (the importer remaps them all through that one table).
 The importer gives every row a new id. Users are not exported (another instance has other
-accounts): who created a row or made an audited change is kept as a user name in ``actor``,
-for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
-instance's ids. A table's secret link (Match.token, FrancesTable.token) is not exported: an
-import makes new ones.
+accounts): who created a row or made an audited change is kept as a user name
+(``created_by``, an audit row's ``actor``), and the import keeps that name on the row it
+creates (``created_by_name``, ``actor_name``: it points at no user of this instance), so
+the next export names the same people. Audit rows keep their ``old`` and ``new`` values as
+they were, with the exporting instance's ids. A table's secret link (Match.token,
+FrancesTable.token) is not exported: an import makes new ones.
 
 Must not: touch the database, or decide who may export or import (the services do).
 

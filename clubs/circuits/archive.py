@@ -50,7 +50,7 @@ from clubs.models import Club
 from config.errors import Conflict, DomainError
 from tournaments.archive import parse_date, parse_datetime, section_register
 from tournaments.models import Round, Tournament
-from tournaments.selectors.archive import SECTION_EXPORTERS
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
@@ -160,7 +160,7 @@ def circuits_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         .order_by("id")
         .values(
             *(f for f in CIRCUIT_FIELDS["circuits"] if f not in ("tournaments", "created_by")),
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     ids = [c["id"] for c in circuits]
@@ -177,7 +177,7 @@ def circuits_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         "circuit_id",
     )
     for c in circuits:
-        c["created_by"] = c.pop("created_by__username")
+        c["created_by"] = c.pop("created_by_shown")
         c["circuit_clubs"] = [{"slug": r["slug"], "name": r["name"]} for r in clubs[c["id"]]]
         mine = [s for s in stops[c["id"]] if s["tournament_id"] in own]
         c["tournaments"] = [s["tournament_id"] for s in mine]
@@ -204,7 +204,7 @@ def interpenas_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             "round__number",
             "away_club__slug",
             "away_club__name",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     boards = _by(
@@ -219,7 +219,7 @@ def interpenas_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             round=i.pop("round__number"),
             away_club=i.pop("away_club__slug"),
             away_club_name=i.pop("away_club__name"),
-            created_by=i.pop("created_by__username"),
+            created_by=i.pop("created_by_shown"),
         )
         i["interpena_boards"] = [
             {
@@ -264,7 +264,9 @@ def circuits_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: Use
                 club_name=club.name,
             )
         if circuit is None:
-            circuit = archive_checked(Circuit(slug=row["slug"], created_by=actor, **rules), where)
+            circuit = archive_checked(
+                Circuit(slug=row["slug"], created_by_name=row["created_by"] or "", **rules), where
+            )
             circuit.save()
             Circuit.objects.filter(pk=circuit.pk).update(
                 created_at=parse_datetime(row["created_at"])
@@ -341,7 +343,7 @@ def interpenas_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: U
             away_confirmed=_signature(row["away_confirmed"], ids, where, "away_confirmed"),
             confirmed_at=parse_datetime(row["confirmed_at"]),
             league_key=row["league_key"],
-            created_by=actor,
+            created_by_name=row["created_by"] or "",
         )
         archive_checked(interpena, where)
         interpena.save()

@@ -40,7 +40,7 @@ from clubs.leagues.models import Division, Jornada, League, Postponement
 from clubs.models import Club
 from tournaments.archive import parse_date, parse_datetime, section_register
 from tournaments.models import Tournament
-from tournaments.selectors.archive import SECTION_EXPORTERS
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
@@ -138,7 +138,7 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         .values(
             *(f for f in FIELDS["leagues"] if f not in ("previous", "created_by")),
             "previous_id",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     league_ids = [row["id"] for row in leagues]
@@ -161,7 +161,7 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             *FIELDS["postponements"].keys() - {"match", "created_by"},
             "division_id",
             "match_id",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         ),
         "division_id",
     )
@@ -170,11 +170,11 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         d.update(tournament=d["tournament_id"], phase=d["phase_id"])
         d["players"] = [m["player_id"] for m in members.get(d["id"], [])]
         d["postponements"] = [
-            {**p, "match": p["match_id"], "created_by": p["created_by__username"]}
+            {**p, "match": p["match_id"], "created_by": p["created_by_shown"]}
             for p in postponements.get(d["id"], [])
         ]
     for row in leagues:
-        row.update(previous=row["previous_id"], created_by=row["created_by__username"])
+        row.update(previous=row["previous_id"], created_by=row["created_by_shown"])
         row["jornadas"] = jornadas.get(row["id"], [])
         row["divisions"] = of_league.get(row["id"], [])
     return leagues
@@ -202,7 +202,7 @@ def leagues_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: User
         league = League(
             club=club,
             previous=previous,
-            created_by=actor,
+            created_by_name=row["created_by"] or "",
             **{f: row[f] for f in FIELDS["leagues"] if f not in ("id", "previous", "created_by")},
         )
         archive_checked(league, where)
@@ -262,6 +262,7 @@ def _division(d: dict, where: str, league: League, ids: ArchiveIds) -> None:
             reason=p["reason"],
             outcome=p["outcome"],
             decided_at=parse_datetime(p["decided_at"]),
+            created_by_name=p["created_by"] or "",
         )
         postponements.append(archive_checked(postponement, at))
     Postponement.objects.bulk_create(postponements)

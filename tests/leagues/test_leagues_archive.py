@@ -13,6 +13,8 @@ from django.test import Client
 from clubs.leagues import selectors, services
 from clubs.leagues.models import Division, League, Postponement
 from clubs.models import Club, Pair, Player
+from tests.api.test_api_archive import who_made
+from tests.factories import UserFactory
 from tests.leagues.conftest import pairs_league
 from tests.leagues.test_leagues_services import play_jornada
 from tournaments.archive import checksum
@@ -125,3 +127,21 @@ def test_a_division_pointing_outside_the_archive_refuses_it_all(club, organizer,
     assert error["code"] == "archive_reference"
     assert error["params"]["where"] == "leagues[0].divisions[1].tournament"
     assert (Club.objects.count(), Tournament.objects.count(), League.objects.count()) == (0, 0, 0)
+
+
+def test_who_created_a_league_or_postponed_a_match_survives_an_import(club, organizer, desk):
+    """Issue 23 #6: the import made the importer the league's creator and forgot who postponed
+    each match."""
+    played_league(club, organizer)
+    first = json.loads(desk.get(f"{API}/clubs/{club.pk}/archive").content)
+    names = who_made(first)
+    leagues = [(path, n) for path, n in names if path.startswith(".leagues")]
+    assert (".leagues.created_by", "organizadora") in leagues
+    assert (".leagues.divisions.postponements.created_by", "organizadora") in leagues
+    wipe(club)
+    other = Client()
+    other.force_login(UserFactory(username="otra"))
+    response = other.post(f"{API}/archive/import", first, content_type="application/json")
+    assert response.status_code == 201, response.content
+    again = json.loads(other.get(f"{API}/clubs/{Club.objects.get().pk}/archive").content)
+    assert who_made(again) == names

@@ -15,7 +15,9 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
   entered alone, phase, group, round, match, submission, hand, substitution, lateness
   penalty, Mus francés table (its seats and submissions) and audit row, with new ids
   (references and the ids in the JSON columns follow: brackets, groups, rests, finishing
-  orders), new table links, and the timestamps of the archive;
+  orders), new table links, and the timestamps of the archive; who created each row or made
+  each audited change is kept by the name the archive gives (``created_by_name``,
+  ``actor_name``: the row points at no user of this instance), so it survives the next export;
 - then hands each section of the apps above tournaments (tournaments.archive.SECTIONS: the
   leagues, the circuits, the interpeñas) to the importer it registered in SECTION_IMPORTERS,
   in the same transaction, with the archive's ids of what was created (ArchiveIds);
@@ -446,7 +448,7 @@ _MATCH_COPIED = (
 def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds) -> Tournament:
     tournament = Tournament(
         club=club,
-        created_by=actor,
+        created_by_name=row["created_by"] or "",
         starts_on=parse_date(row["starts_on"]),
         ends_on=parse_date(row["ends_on"]),
         **{f: row[f] for f in _TOURNAMENT_COPIED},
@@ -577,6 +579,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         entry = AuditEntry(
             tournament=tournament,
             action=a["action"],
+            actor_name=a["actor"] or "",
             via=a["via"],
             device=a["device"],
             old=a["old"],
@@ -619,6 +622,7 @@ def _match_children(
             idempotency_key=s["idempotency_key"],
             based_on_version=s["based_on_version"],
             device=s["device"],
+            created_by_name=s["created_by"] or "",
         )
         children["submissions"].append(
             (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
@@ -696,6 +700,7 @@ def _frances_table(
             idempotency_key=s["idempotency_key"],
             based_on_version=s["based_on_version"],
             device=s["device"],
+            created_by_name=s["created_by"] or "",
         )
         children["frances_submissions"].append(
             (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
