@@ -583,11 +583,19 @@ def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round
     if phase.status == Phase.Status.PENDING:
         phase.status = Phase.Status.RUNNING
         phase.save(update_fields=["status"])
+    # the pairs drawn (byes included): nothing but a swap between them changes that, so an
+    # archive's import checks the round still holds them all (services/archive_checks.py)
+    drawn = {
+        pk
+        for pair in Match.objects.filter(round=rnd).values_list("entry_a_id", "entry_b_id")
+        for pk in pair
+        if pk is not None
+    }
     _audit(
         tournament,
         "round_drawn",
         actor,
-        new={"phase": phase.id, "round": rnd.id, "number": number},
+        new={"phase": phase.id, "round": rnd.id, "number": number, "entries": sorted(drawn)},
     )
     return rnd
 
