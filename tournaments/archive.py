@@ -5,8 +5,10 @@ Responsible for: the shape of an archive and its checks, as plain data in and pl
 into the archive and seals it with its format, version and checksum; ``archive_open`` reads an
 archive (bytes, text or parsed JSON) and refuses one that is not JSON, not an Amarrako archive
 (foreign), of a newer version than this code reads, whose checksum does not match its content
-(corrupted: cut, edited by hand) or whose records lack a field or hold a value of the wrong
-type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
+(corrupted: cut, or changed by accident; the checksum is public, so an archive edited on
+purpose can be sealed again, and the import derives every figure again:
+tournaments/services/archive_checks.py) or whose records lack a field or hold a value of the
+wrong type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
 that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
 a Mus francés table's finishing order) to the ids an import gives the rows.
 

@@ -21,7 +21,9 @@ In the archive, a league is::
 ``tournament``, ``phase``, ``match``, the entry ids of ``schedule`` and ``resting`` (player ids
 in an individual league's ``resting``), ``players`` and ``previous`` are the archive's ids. The
 league's standings are not stored: they are computed from its matches, so an imported league
-shows the same standings.
+shows the same standings. A postponement decided after its deadline (a walkover, a double
+loss, or played) has its match confirmed: an archive that says otherwise is refused
+(``archive_inconsistent``).
 
 Must not: hold a league rule (services.py, table.py), or check the archive's envelope
 (tournaments.archive does).
@@ -38,13 +40,15 @@ from django.urls import reverse
 
 from clubs.leagues.models import Division, Jornada, League, Postponement
 from clubs.models import Club
+from config.errors import Invalid
 from tournaments.archive import parse_date, parse_datetime, section_register
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
     archive_checked,
+    archive_inconsistent,
     archive_value_refused,
 )
 from tournaments.services.base import User
@@ -264,6 +268,18 @@ def _division(d: dict, where: str, league: League, ids: ArchiveIds) -> None:
             decided_at=parse_datetime(p["decided_at"]),
             created_by_name=p["created_by"] or "",
         )
+        if postponement.outcome and postponement.match.status != Match.Status.CONFIRMED:
+            # decided after its deadline: a walkover or a double loss confirms the match
+            raise archive_inconsistent(
+                Invalid(
+                    "at {where}, the postponed match is decided ({outcome}), but it has no "
+                    "confirmed result",
+                    code="archive_postponement_unconfirmed",
+                    where=at,
+                    outcome=str(postponement.outcome)[:20],
+                ),
+                where=at,
+            )
         postponements.append(archive_checked(postponement, at))
     Postponement.objects.bulk_create(postponements)
     for postponement, p in zip(postponements, d["postponements"], strict=True):

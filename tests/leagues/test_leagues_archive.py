@@ -145,3 +145,29 @@ def test_who_created_a_league_or_postponed_a_match_survives_an_import(club, orga
     assert response.status_code == 201, response.content
     again = json.loads(other.get(f"{API}/clubs/{Club.objects.get().pk}/archive").content)
     assert who_made(again) == names
+
+
+def test_a_decided_postponement_whose_match_is_not_confirmed_is_refused(club, organizer, desk):
+    """Issue 23 #6: a walkover decided after the deadline confirms its match; an archive that
+    says otherwise contradicts itself."""
+    played_league(club, organizer)
+    archive = json.loads(desk.get(f"{API}/clubs/{club.pk}/archive").content)
+    wipe(club)
+    division = next(d for d in archive["leagues"][0]["divisions"] if d["postponements"])
+    postponement = next(p for p in division["postponements"] if p["outcome"] == "walkover")
+    for tournament in archive["tournaments"]:
+        for phase in tournament["phases"]:
+            for rnd in phase["rounds"]:
+                for match in rnd["matches"]:
+                    if match["id"] == postponement["match"]:
+                        match.update(status="pending", kind="played", winner=None, result=None)
+                        match.update(dict.fromkeys(("games_a", "games_b", "vacas_a"), 0))
+                        match.update(dict.fromkeys(("vacas_b", "stones_a", "stones_b"), 0))
+    archive["checksum"] = checksum(archive)
+    response = desk.post(f"{API}/archive/import", archive, content_type="application/json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "archive_inconsistent"
+    assert error["params"]["problem"]["code"] == "archive_postponement_unconfirmed"
+    assert error["params"]["where"].startswith("leagues[0].divisions[")
+    assert (Club.objects.count(), Tournament.objects.count(), League.objects.count()) == (0, 0, 0)
