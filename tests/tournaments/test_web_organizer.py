@@ -1138,3 +1138,21 @@ def test_the_correction_leaves_out_the_juegos_lost_by_lateness(client_org, match
     assert match.status == Match.Status.CONFIRMED and match.games_a == 2
     page = client_org.get(url("organizer-match", match.pk)).content.decode()
     assert _field_value(page, "correct-games") == "40-22"
+
+
+def test_a_juego_entered_by_its_winner_only_starts_the_correction_as_such(client_org, match):
+    """A table may send a juego by its winner only: the correction's field says "gana A", which
+    it reads back, rather than "0-0", which it would refuse."""
+    games = [{"winner": "A"}, {"stones": [40, 31]}]
+    submit(match, "a", games, "a")
+    submit(match, "b", games, "b")
+    match.refresh_from_db()
+    page = client_org.get(url("organizer-match", match.pk)).content.decode()
+    assert _field_value(page, "correct-games") == "gana A, 40-31"
+    response = client_org.post(
+        url("organizer-match-correct", match.pk),
+        {"correct-version": str(match.version), "correct-games": "gana A, 40-31"},
+    )
+    assert response.status_code == 302, error_box(response)
+    match.refresh_from_db()
+    assert (match.games_a, match.stones_a, match.stones_b) == (2, 40, 31)

@@ -2,7 +2,8 @@
 
 Responsible for: field types, required fields and the one text format of this area — a
 result typed as the final piedras of each juego ("40-32, 27-40, 40-11"; a juego won by an
-órdago as its piedras when it was accepted and who won it: "24-18 órdago B"), which becomes
+órdago as its piedras when it was accepted and who won it: "24-18 órdago B"; one known only
+by its winner, as a table may enter it: "gana B"), which becomes
 the ``{"games": [{"stones": [A, B]}, {"stones": [A, B], "winner": "B", "ordago": true}, …]}``
 payload the results services take, the same a table's phone and the API send; and that text
 written back from a stored result (``games_text``), so a correction starts from it.
@@ -43,19 +44,25 @@ GAME_RE = re.compile(
     r"(?:\(?\s*(h?[oó]rdago)\b\s*:?\s*([ab])?\s*\)?)?\s*$",
     re.IGNORECASE,
 )
+# A game a table entered by its winner only (no piedras): "gana B".
+WINNER_RE = re.compile(r"^\s*gana\s+([ab])\s*$", re.IGNORECASE)
 #: the word a game won by an órdago is marked with, in the text the form shows
 ORDAGO_WORD = "órdago"
 
 
-def games_text(games: list[dict]) -> str:
+def games_text(games: list[dict], *, target: int) -> str:
     """The games of a stored result (scoring's JSON: stones, winner, ordago) as the text the
-    form reads back: "24-18 órdago A, 12-32 órdago A, 40-38"."""
+    form reads back: "24-18 órdago A, 12-32 órdago A, 40-38"; a game nobody took to
+    ``target`` without an órdago was entered by its winner only: "gana B"."""
     parts = []
     for game in games:
-        text = f"{game['stones']['A']}-{game['stones']['B']}"
+        stones, winner = game["stones"], game["winner"]
         if game.get("ordago"):
-            text += f" {ORDAGO_WORD} {game['winner']}"
-        parts.append(text)
+            parts.append(f"{stones['A']}-{stones['B']} {ORDAGO_WORD} {winner}")
+        elif max(stones["A"], stones["B"]) < target:
+            parts.append(f"gana {winner}")
+        else:
+            parts.append(f"{stones['A']}-{stones['B']}")
     return ", ".join(parts)
 
 
@@ -519,6 +526,10 @@ class GamesForm(VersionForm):
         text = self.cleaned_data["games"]
         games = []
         for number, part in enumerate(p for p in re.split(r"[,;\n]+", text) if p.strip()):
+            only = WINNER_RE.match(part)
+            if only is not None:
+                games.append({"winner": only[1].upper()})
+                continue
             found = GAME_RE.match(part)
             if found is None:
                 raise forms.ValidationError(

@@ -75,7 +75,7 @@ def match_detail(
         # a correction starts from the stored result, órdagos marked (the games a late pair
         # lost are not typed: the services add them again)
         page_forms["correct"] = forms.GamesForm(
-            initial={**initial, "games": forms.games_text(_typed_games(match))}, prefix="correct"
+            initial={**initial, "games": _typed_games(match)}, prefix="correct"
         )
     if bound is not None:
         name, data = bound
@@ -126,14 +126,15 @@ def match_detail(
     return render(request, "organizer/match.html", context, status=status)
 
 
-def _typed_games(match: Match) -> list[dict]:
-    """The stored result's games an organizer types: without those a late pair lost before
-    the first game (the results services put them first again)."""
+def _typed_games(match: Match) -> str:
+    """The stored result's games as an organizer types them (forms.games_text): without those
+    a late pair lost before the first game (the results services put them first again)."""
     rules = result_selectors.match_rules(match=match)
     lost = result_selectors.match_penalty_games(
         match=match, rules=rules, penalties=list(match.late_penalties.all())
     )
-    return match.result.get("games", [])[len(lost) :]
+    games = match.result.get("games", [])[len(lost) :]
+    return forms.games_text(games, target=rules.stones_per_game)
 
 
 def _named(match: Match, done: str) -> str:
