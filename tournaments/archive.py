@@ -52,8 +52,9 @@ accounts): who created a row or made an audited change is kept as a user name
 (``created_by``, an audit row's ``actor``), and the import keeps that name on the row it
 creates (``created_by_name``, ``actor_name``: it points at no user of this instance), so
 the next export names the same people. Audit rows keep their ``old`` and ``new`` values as
-they were, with the exporting instance's ids. A table's secret link (Match.token,
-FrancesTable.token) is not exported: an import makes new ones.
+they were, with the ids of the instance that wrote them (those written before a tournament's
+last ``tournament_imported`` row came from another instance). A table's secret link
+(Match.token, FrancesTable.token) is not exported: an import makes new ones.
 
 Must not: touch the database, or decide who may export or import (the services do).
 

@@ -108,6 +108,7 @@ class ImportedTournament:
     penalties: dict[int, list[LatePenalty]]  # by match id
     #: the matches with hands recorded at the table (started even without a submission)
     with_hands: set[int]
+    #: its audit rows, in the archive's order
     audit: list[AuditEntry]
 
 
@@ -325,24 +326,30 @@ def _entry(imported: ImportedTournament, pk: int) -> Entry | None:
 
 def _drawn_check(imported: ImportedTournament) -> None:
     """Each round drawn holds exactly the pairs the draw gave it (``round_drawn`` names them:
-    a swap exchanges two of them, nothing else adds or takes one)."""
-    drawn: dict[tuple[int, int], list] = {}
-    for row in imported.audit:
+    a swap exchanges two of them, nothing else adds or takes one). An audit row keeps the ids
+    of the instance that wrote it, so only the draws after the tournament's last import (its
+    ``tournament_imported`` row) name the archive's phases and pairs."""
+    native = imported.audit
+    for n, row in enumerate(imported.audit):
+        if row.action == "tournament_imported":
+            native = imported.audit[n + 1 :]
+    drawn: dict[tuple[Any, Any], list] = {}
+    for row in native:
         new = row.new if isinstance(row.new, dict) else {}
         if row.action == "round_drawn" and isinstance(new.get("entries"), list):
             drawn[(new.get("phase"), new.get("number"))] = new["entries"]
     if not drawn:
         return
-    by_phase = {id(p.phase): p for p in imported.phases}
     for ref, phase in imported.phase_ids.items():
-        held = by_phase.get(id(phase))
-        if held is None:
-            continue
-        for rnd in held.rounds:
+        held = next((p for p in imported.phases if p.phase is phase), None)
+        for rnd in held.rounds if held is not None else []:
             entries = drawn.get((ref, rnd.round.number))
             if entries is None:
                 continue
-            wanted = {imported.entries[e].pk if e in imported.entries else None for e in entries}
+            wanted = {
+                imported.entries[e].pk if _is_ref(e) and e in imported.entries else None
+                for e in entries
+            }
             present = {
                 pk for m, _ in rnd.matches for pk in (m.entry_a_id, m.entry_b_id) if pk is not None
             }
@@ -374,17 +381,21 @@ def _drawn_check(imported: ImportedTournament) -> None:
                 )
 
 
+def _is_ref(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _liguilla_check(phase: ImportedPhase, imported: ImportedTournament) -> None:
     """A liguilla's rounds are its groups' schedule (tournaments.draw.round_robin_schedule over
-    the groups it stored), less the matches of a pair withdrawn since (never drawn) or
-    registered again (an unsure story: left alone)."""
+    the groups it stored), less the matches of a pair withdrawn (now or once) or registered
+    after the round was drawn (the draw leaves out a pair withdrawn at the time)."""
     settings = phase.phase.settings if isinstance(phase.phase.settings, dict) else {}
     stored = settings.get("groups")
     if phase.phase.format != Phase.Format.ROUND_ROBIN or not isinstance(stored, list):
         return
     schedules = [round_robin_schedule(DrawGroup(g["name"], tuple(g["entry_ids"]))) for g in stored]
-    unsure = _unsure_entries(imported)
     for rnd in phase.rounds:
+        unsure = _unsure_entries(imported, rnd.round)
         number = rnd.round.number
         wanted = {
             frozenset((p.a_id, p.b_id))
@@ -431,21 +442,23 @@ def _liguilla_check(phase: ImportedPhase, imported: ImportedTournament) -> None:
             )
 
 
-def _unsure_entries(imported: ImportedTournament) -> set[int]:
-    """The entries whose presence in a round the records do not settle: withdrawn (now or
-    once) or registered again."""
-    unsure = {
+def _unsure_entries(imported: ImportedTournament, rnd: Round) -> set[int]:
+    """The entries whose place in ``rnd`` the records do not settle: withdrawn (now, or once:
+    ``withdrawn_at``), or registered (again) after the round was drawn."""
+    return {
         e.pk
         for e in imported.entries.values()
-        if e.status == Entry.Status.WITHDRAWN or e.withdrawn_at is not None
+        if e.status == Entry.Status.WITHDRAWN
+        or e.withdrawn_at is not None
+        or _later(e.registered_at, rnd.created_at)
     }
-    for row in imported.audit:
-        if row.action in ("entry_withdrawn", "entry_registered_again"):
-            for values in (row.old, row.new):
-                ref = values.get("entry") if isinstance(values, dict) else None
-                if ref in imported.entries:
-                    unsure.add(imported.entries[ref].pk)
-    return unsure
+
+
+def _later(when: Any, than: Any) -> bool:
+    try:
+        return when is not None and than is not None and when > than
+    except TypeError:  # a time without its zone: an archive edited by hand, nothing settled
+        return True
 
 
 # --- A bracket and a finished phase ---------------------------------------------------------
