@@ -16,8 +16,9 @@ changed by accident: anybody can edit an archive and seal it again. What is chec
   no winner and nothing scored;
 - **a round**: no pair plays twice in it; once closed, every match (and Mus francés table) of
   it is confirmed; it holds exactly the pairs it was drawn with (the audit row ``round_drawn``
-  names them since archives made with this check); a liguilla's rounds are the schedule of
-  its stored groups (a pair withdrawn or registered again since may be missing);
+  names them, for the draws made since this check, after the tournament's last import); a
+  liguilla's rounds are the schedule of its stored groups (a pair withdrawn, or registered
+  after the round was drawn, may be missing);
 - **a bracket**: its results resolve (nobody wins a match they did not play), and a match
   that started holds the pairs the bracket and the results before it give;
 - **a finished phase**: every round closed, and a bracket with its champion.
