@@ -230,3 +230,24 @@ def test_every_whole_tournament_this_code_plays_still_imports(desk, table, scena
     wipe(club)
     answer = desk.post("archive/import", archive, status=201)
     assert [t["slug"] for t in answer["tournaments"]] == [t["slug"] for t in archive["tournaments"]]
+
+
+def test_a_swiss_with_a_bye_and_a_pair_withdrawn_still_imports(desk, table):
+    """Seven pairs: a bye each round, and the eighth withdrawn before the draw."""
+    tournament = open_tournament(desk)
+    last = tournament["entries"][-1]
+    desk.post(f"tournaments/{tournament['id']}/entries/{last}/withdraw")
+    swiss = add_phase(desk, tournament, name="Suizo", format="swiss", rounds_planned=2)
+    for _ in (1, 2):
+        rnd = desk.post(f"phases/{swiss['id']}/rounds/generate", status=201)
+        assert [m["kind"] for m in rnd["matches"]].count("bye") == 1
+        play_round(desk, table, rnd)
+    archive = desk.get(f"clubs/{Club.objects.get().id}/archive")
+    wipe(Club.objects.get())
+    desk.post("archive/import", archive, status=201)
+    # and a bye given more juegos than the format's is refused
+    wipe(Club.objects.get())
+    bye = next(m for m in rounds(archive, 0)[0]["matches"] if m["kind"] == "bye")
+    bye["games_a"] += 1
+    problem = refused(desk, archive)["params"]["problem"]
+    assert problem["code"] == "archive_match_figures" and problem["params"]["basis"] == "a bye"

@@ -25,8 +25,9 @@ changed by accident: anybody can edit an archive and seal it again. What is chec
 
 The standings are not in an archive: the import computes them again from these figures.
 
-Must not: write anything, read the database (the import hands every row in memory), or hold
-a rule of Mus (the engine's validation does) or of the draw (tournaments.draw does).
+Must not: write anything, or read the database (the import hands every row in memory; only a
+refusal reads the names of the pairs it names), or hold a rule of Mus (the engine's
+validation does) or of the draw (tournaments.draw does).
 
 Terms: partida (a Match), juego, vaca, piedras, no presentada (forfeit), descanso (bye), doble
 derrota (double loss), ronda, liguilla (groups), cuadro (bracket), fase.
