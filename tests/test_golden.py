@@ -73,6 +73,10 @@ def _example(route: str) -> str:
     return "/" + re.sub(r"<(\w+):\w+>", lambda m: values[m.group(1)], route)
 
 
+def _plain(route: str) -> str:
+    return re.sub(r"<\w+:(\w+)>", r"<\1>", route)
+
+
 def _moved(name: str) -> str:
     for pattern, replacement in NAME_MOVES:
         if re.match(pattern, name):
@@ -90,7 +94,11 @@ def test_every_url_of_90d72ad_still_leads_to_the_same_page():
             continue  # the admin's regular expressions: no example to build
         found = resolve(_example(route))
         unnamed = name.endswith(":") or not name  # compared by its route only
-        if found.route != route or (not unnamed and found.view_name != _moved(name)):
+        # the same route, its parameters read by a converter that may have learnt more forms
+        # (a board's number, and now its letter)
+        if _plain(found.route) != _plain(route) or (
+            not unnamed and found.view_name != _moved(name)
+        ):
             lost.append(f"{route} ({name}) -> {found.route} ({found.view_name})")
     assert lost == []
 
@@ -110,8 +118,8 @@ def _connect(dbname: str) -> psycopg.Connection:
     )
 
 
-def _rows(dbname: str) -> dict[str, list[tuple]]:
-    """Every table's rows, sorted (values as text: dates, JSON and decimals compare alike)."""
+def _rows(dbname: str) -> dict[str, tuple[list[str], list[tuple]]]:
+    """Every table's columns and rows (values as text: dates, JSON and decimals compare alike)."""
     with _connect(dbname) as conn:
         tables = [
             t
@@ -119,13 +127,20 @@ def _rows(dbname: str) -> dict[str, list[tuple]]:
                 "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
             )
         ]
-        return {
-            table: sorted(
-                tuple("" if v is None else str(v) for v in row)
-                for row in conn.execute(f'SELECT * FROM "{table}"')
-            )
-            for table in tables
-        }
+        out = {}
+        for table in tables:
+            cursor = conn.execute(f'SELECT * FROM "{table}"')
+            columns = [c.name for c in cursor.description]
+            rows = [tuple("" if v is None else str(v) for v in row) for row in cursor]
+            out[table] = (columns, rows)
+        return out
+
+
+def _only(table: tuple[list[str], list[tuple]], columns: list[str]) -> list[tuple]:
+    """The rows of ``table`` reduced to ``columns`` (a later migration may add a column)."""
+    names, rows = table
+    at = [names.index(c) for c in columns]
+    return sorted(tuple(row[i] for i in at) for row in rows)
 
 
 def _columns(dbname: str) -> dict[str, list[tuple]]:
@@ -180,12 +195,12 @@ def test_a_database_of_90d72ad_migrates_with_every_row_intact(databases_of_then_
         input=dump, check=True, capture_output=True,
     )  # fmt: skip
     before = _rows(then)
-    assert len(before["clubs_ratedmatch"]) > 0 and len(before["circuits_interpenaboard"]) > 0
+    assert before["clubs_ratedmatch"][1] and before["circuits_interpenaboard"][1]
 
     _migrate(then)
 
     after = _rows(then)
-    for table, rows in before.items():
+    for table, (columns, rows) in before.items():
         if table == "django_migrations":
             continue
         if table == "django_content_type":
@@ -194,9 +209,12 @@ def test_a_database_of_90d72ad_migrates_with_every_row_intact(databases_of_then_
                 pk, app, model = row
                 return (pk, TABLE_MOVES.get(f"{app}_{model}", app).split("_")[0], model)
 
-            assert {label(row) for row in rows} <= set(after[table]), "a content type was lost"
+            kept = set(_only(after[table], columns))
+            assert {label(row) for row in rows} <= kept, "a content type was lost"
             continue
-        assert after.get(TABLE_MOVES.get(table, table)) == rows, f"rows of {table} changed"
+        moved = TABLE_MOVES.get(table, table)
+        assert moved in after, f"{table} is gone"
+        assert _only(after[moved], columns) == sorted(rows), f"rows of {table} changed"
     for table in TABLE_MOVES:
         assert table not in after, f"{table} is still there"
 
@@ -233,8 +251,7 @@ def test_an_archive_of_90d72ad_imports_whole(tmp_path):
             return {
                 k: plain(v)
                 for k, v in value.items()
-                if k not in ("id", "created_by", "actor", "exported_at", "checksum")
-                and k not in references
+                if k not in ("id", "exported_at", "checksum") and k not in references
             }
         if isinstance(value, list):
             return [plain(v) for v in value]

@@ -5,8 +5,10 @@ Responsible for: the shape of an archive and its checks, as plain data in and pl
 into the archive and seals it with its format, version and checksum; ``archive_open`` reads an
 archive (bytes, text or parsed JSON) and refuses one that is not JSON, not an Amarrako archive
 (foreign), of a newer version than this code reads, whose checksum does not match its content
-(corrupted: cut, edited by hand) or whose records lack a field or hold a value of the wrong
-type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
+(corrupted: cut, or changed by accident; the checksum is public, so an archive edited on
+purpose can be sealed again, and the import derives every figure again:
+tournaments/services/archive_checks.py) or whose records lack a field or hold a value of the
+wrong type (each refusal an Invalid with its own code, naming where); and the remapping of the ids
 that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
 a Mus francés table's finishing order) to the ids an import gives the rows.
 
@@ -46,10 +48,13 @@ Every record that others point at carries its ``id`` in the exporting instance; 
 those ids, valid only inside the archive; REFERENCES says, for each kind of record, which of
 its fields point at which kind (the importer remaps them all through that one table).
 The importer gives every row a new id. Users are not exported (another instance has other
-accounts): who created a row or made an audited change is kept as a user name in ``actor``,
-for reading. Audit rows keep their ``old`` and ``new`` values as they were, with the exporting
-instance's ids. A table's secret link (Match.token, FrancesTable.token) is not exported: an
-import makes new ones.
+accounts): who created a row or made an audited change is kept as a user name
+(``created_by``, an audit row's ``actor``), and the import keeps that name on the row it
+creates (``created_by_name``, ``actor_name``: it points at no user of this instance), so
+the next export names the same people. Audit rows keep their ``old`` and ``new`` values as
+they were, with the ids of the instance that wrote them (those written before a tournament's
+last ``tournament_imported`` row came from another instance). A table's secret link
+(Match.token, FrancesTable.token) is not exported: an import makes new ones.
 
 Must not: touch the database, or decide who may export or import (the services do).
 

@@ -96,6 +96,9 @@ class Tournament(RuleSetFields):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: who created it as an archive named them (an imported row: the users of the instance it
+    #: came from are not this one's, so ``created_by`` is empty); blank otherwise
+    created_by_name = models.CharField(max_length=150, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -369,6 +372,9 @@ class ResultSubmission(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: who created it as an archive named them (an imported row: the users of the instance it
+    #: came from are not this one's, so ``created_by`` is empty); blank otherwise
+    created_by_name = models.CharField(max_length=150, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -381,6 +387,13 @@ class ResultSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id}: {self.side} ({self.idempotency_key})"
+
+    @property
+    def created_by_shown(self) -> str | None:
+        """Who entered it: the user's name, or the one an archive gave; None for a table."""
+        if self.created_by:
+            return self.created_by.get_username()
+        return self.created_by_name or None
 
 
 class FrancesTable(models.Model):
@@ -447,6 +460,9 @@ class FrancesSubmission(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: who created it as an archive named them (an imported row: the users of the instance it
+    #: came from are not this one's, so ``created_by`` is empty); blank otherwise
+    created_by_name = models.CharField(max_length=150, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -521,6 +537,9 @@ class AuditEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: who made the change as an archive named them (an imported row: ``actor`` is empty, the
+    #: users of the instance it came from are not this one's); blank otherwise
+    actor_name = models.CharField(max_length=150, blank=True)
     via = models.CharField(max_length=16, blank=True)
     device = models.CharField(max_length=200, blank=True)
     old = models.JSONField(null=True, blank=True)
@@ -532,6 +551,11 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} ({self.created_at})"
+
+    @property
+    def actor_shown(self) -> str | None:
+        """Who made the change: the user's name, or the one an archive gave; None if nobody."""
+        return self.actor.get_username() if self.actor else (self.actor_name or None)
 
 
 class StandingsSnapshot(models.Model):

@@ -38,7 +38,7 @@ from seasons.circuits.models import Circuit, CircuitTournament
 from seasons.circuits.services import CHECKS, circuit_ranking_refresh
 from tournaments.archive import parse_datetime, section_register
 from tournaments.models import Tournament
-from tournaments.selectors.archive import SECTION_EXPORTERS, rows_by
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name, rows_by
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
@@ -98,7 +98,7 @@ def circuits_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         .order_by("id")
         .values(
             *(f for f in CIRCUIT_FIELDS["circuits"] if f not in ("tournaments", "created_by")),
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     ids = [c["id"] for c in circuits]
@@ -115,7 +115,7 @@ def circuits_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         "circuit_id",
     )
     for c in circuits:
-        c["created_by"] = c.pop("created_by__username")
+        c["created_by"] = c.pop("created_by_shown")
         c["circuit_clubs"] = [{"slug": r["slug"], "name": r["name"]} for r in clubs[c["id"]]]
         mine = [s for s in stops[c["id"]] if s["tournament_id"] in own]
         c["tournaments"] = [s["tournament_id"] for s in mine]
@@ -158,7 +158,9 @@ def circuits_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: Use
                 club_name=club.name,
             )
         if circuit is None:
-            circuit = archive_checked(Circuit(slug=row["slug"], created_by=actor, **rules), where)
+            circuit = archive_checked(
+                Circuit(slug=row["slug"], created_by_name=row["created_by"] or "", **rules), where
+            )
             circuit.save()
             Circuit.objects.filter(pk=circuit.pk).update(
                 created_at=parse_datetime(row["created_at"])

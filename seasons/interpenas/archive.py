@@ -30,7 +30,7 @@ from clubs.models import Club
 from seasons.interpenas.models import Interpena, InterpenaBoard
 from tournaments.archive import parse_date, parse_datetime, section_register
 from tournaments.models import Round, Tournament
-from tournaments.selectors.archive import SECTION_EXPORTERS, rows_by
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name, rows_by
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
@@ -110,7 +110,7 @@ def interpenas_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             "round__number",
             "away_club__slug",
             "away_club__name",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     boards = rows_by(
@@ -125,7 +125,7 @@ def interpenas_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             round=i.pop("round__number"),
             away_club=i.pop("away_club__slug"),
             away_club_name=i.pop("away_club__name"),
-            created_by=i.pop("created_by__username"),
+            created_by=i.pop("created_by_shown"),
         )
         i["interpena_boards"] = [
             {
@@ -183,7 +183,7 @@ def interpenas_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: U
             away_confirmed=_signature(row["away_confirmed"], ids, where, "away_confirmed"),
             confirmed_at=parse_datetime(row["confirmed_at"]),
             league_key=row["league_key"],
-            created_by=actor,
+            created_by_name=row["created_by"] or "",
         )
         archive_checked(interpena, where)
         interpena.save()

@@ -21,7 +21,9 @@ In the archive, a league is::
 ``tournament``, ``phase``, ``match``, the entry ids of ``schedule`` and ``resting`` (player ids
 in an individual league's ``resting``), ``players`` and ``previous`` are the archive's ids. The
 league's standings are not stored: they are computed from its matches, so an imported league
-shows the same standings.
+shows the same standings. A postponement decided after its deadline (a walkover, a double
+loss, or played) has its match confirmed: an archive that says otherwise is refused
+(``archive_inconsistent``).
 
 Must not: hold a league rule (services.py, table.py), or check the archive's envelope
 (tournaments.archive does).
@@ -36,14 +38,16 @@ from typing import Any
 from django.urls import reverse
 
 from clubs.models import Club
+from config.errors import Invalid
 from seasons.leagues.models import Division, Jornada, League, Postponement
 from tournaments.archive import parse_date, parse_datetime, section_register
-from tournaments.models import Tournament
-from tournaments.selectors.archive import SECTION_EXPORTERS, rows_by
+from tournaments.models import Match, Tournament
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name, rows_by
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
     archive_checked,
+    archive_inconsistent,
     archive_value_refused,
 )
 from tournaments.services.base import User
@@ -125,7 +129,7 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         .values(
             *(f for f in FIELDS["leagues"] if f not in ("previous", "created_by")),
             "previous_id",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         )
     )
     league_ids = [row["id"] for row in leagues]
@@ -148,7 +152,7 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
             *FIELDS["postponements"].keys() - {"match", "created_by"},
             "division_id",
             "match_id",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         ),
         "division_id",
     )
@@ -157,11 +161,11 @@ def leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
         d.update(tournament=d["tournament_id"], phase=d["phase_id"])
         d["players"] = [m["player_id"] for m in members.get(d["id"], [])]
         d["postponements"] = [
-            {**p, "match": p["match_id"], "created_by": p["created_by__username"]}
+            {**p, "match": p["match_id"], "created_by": p["created_by_shown"]}
             for p in postponements.get(d["id"], [])
         ]
     for row in leagues:
-        row.update(previous=row["previous_id"], created_by=row["created_by__username"])
+        row.update(previous=row["previous_id"], created_by=row["created_by_shown"])
         row["jornadas"] = jornadas.get(row["id"], [])
         row["divisions"] = of_league.get(row["id"], [])
     return leagues
@@ -189,7 +193,7 @@ def leagues_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor: User
         league = League(
             club=club,
             previous=previous,
-            created_by=actor,
+            created_by_name=row["created_by"] or "",
             **{f: row[f] for f in FIELDS["leagues"] if f not in ("id", "previous", "created_by")},
         )
         archive_checked(league, where)
@@ -249,7 +253,20 @@ def _division(d: dict, where: str, league: League, ids: ArchiveIds) -> None:
             reason=p["reason"],
             outcome=p["outcome"],
             decided_at=parse_datetime(p["decided_at"]),
+            created_by_name=p["created_by"] or "",
         )
+        if postponement.outcome and postponement.match.status != Match.Status.CONFIRMED:
+            # decided after its deadline: a walkover or a double loss confirms the match
+            raise archive_inconsistent(
+                Invalid(
+                    "at {where}, the postponed match is decided ({outcome}), but it has no "
+                    "confirmed result",
+                    code="archive_postponement_unconfirmed",
+                    where=at,
+                    outcome=str(postponement.outcome)[:20],
+                ),
+                where=at,
+            )
         postponements.append(archive_checked(postponement, at))
     Postponement.objects.bulk_create(postponements)
     for postponement, p in zip(postponements, d["postponements"], strict=True):

@@ -140,8 +140,12 @@ class RankingSettingsApi(APIView):
 
 
 class HistoryPointOutputSerializer(serializers.Serializer):
-    match_id = serializers.IntegerField()
-    played_at = serializers.DateTimeField()
+    match_id = serializers.IntegerField(
+        help_text="the tournament match's id (the one its round and history name)"
+    )
+    played_at = serializers.DateTimeField(
+        help_text="when its round was published (the order the matches are rated in)"
+    )
     event = serializers.CharField()
     stage = serializers.CharField()
     club_id = serializers.IntegerField()

@@ -113,7 +113,11 @@ def rated_player_get(*, player_id: int) -> Player:
 
 @dataclass(frozen=True)
 class HistoryPoint:
-    """A player's rating after one match, with the match as the pages show it."""
+    """A player's rating after one match, with the match as the pages show it.
+
+    ``match_id`` is the tournament match's id (``RatedMatch.source_id``), never the rated row's
+    own: the rows are numbered apart (an unrated match, a bye, has none). ``url`` is the
+    match on its round's public page (``#partida-<id>``), blank for a private tournament."""
 
     match_id: int
     played_at: dt.datetime
@@ -162,6 +166,12 @@ class PlayerRatings:
         ]
 
 
+def match_url(rated: RatedMatch) -> str:
+    """Where a rated match is shown: its round's public page, at the match (the page marks
+    each match ``partida-<id>`` with the tournament match's id); blank when it has none."""
+    return f"{rated.url}#partida-{rated.source_id}" if rated.url else ""
+
+
 def player_ratings(*, player: Player) -> PlayerRatings:
     """The player's history of ratings, oldest first, and their lines in each peña's ranking
     (three queries whatever the number of matches)."""
@@ -180,6 +190,7 @@ def player_ratings(*, player: Player) -> PlayerRatings:
             "mu_before",
             "sigma_before",
             "club_id",
+            "match__source_id",
             "match__played_at",
             "match__event",
             "match__stage",
@@ -201,11 +212,11 @@ def player_ratings(*, player: Player) -> PlayerRatings:
         people.update(partners, other)
         history.append(
             HistoryPoint(
-                match_id=m.pk,
+                match_id=m.source_id,
                 played_at=m.played_at,
                 event=m.event if m.is_public else "",  # a private tournament is not named
                 stage=m.stage if m.is_public else "",
-                url=m.url if m.is_public else "",
+                url=match_url(m) if m.is_public else "",
                 club_id=e.club_id,
                 partners=partners,
                 opponents=tuple(other),

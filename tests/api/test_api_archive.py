@@ -340,3 +340,57 @@ def test_an_export_costs_the_same_few_queries_whatever_its_size(
     with django_assert_max_num_queries(31):
         response = desk.client.get(f"{API}clubs/{club.id}/archive")
     assert response.status_code == 200
+
+
+def who_made(archive: dict) -> list[tuple[str, object]]:
+    """Every ``created_by`` and audit ``actor`` of an archive, by where it is (ids and list
+    positions left out), in the archive's order; the audit row an import adds is left out."""
+    found: list[tuple[str, object]] = []
+
+    def walk(value, path: str) -> None:
+        if isinstance(value, dict):
+            if value.get("action") == "tournament_imported":
+                return
+            for key in sorted(value):
+                if key in ("created_by", "actor"):
+                    found.append((f"{path}.{key}", value[key]))
+                else:
+                    walk(value[key], f"{path}.{key}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, path)
+
+    walk({k: v for k, v in archive.items() if k != "checksum"}, "")
+    return found
+
+
+def test_who_made_each_change_survives_export_import_export(desk, table):
+    """Issue 23 #6: the import dropped every audit row's actor and a submission's author, and
+    made the importer the creator of everything."""
+    played_tournament(desk, table)
+    # the organizer enters one result again (a correction that keeps it): a submission of hers
+    match = Match.objects.filter(bracket_key="", kind="played").order_by("id").first()
+    entered = [s.payload for s in match.submissions.order_by("id") if "games" in s.payload]
+    payload = {"games": entered[-1]["games"]}
+    desk.post(f"matches/{match.id}/result/correct", {"version": match.version, **payload})
+    club = Club.objects.get()
+    first = desk.get(f"clubs/{club.id}/archive")
+    names = who_made(first)
+    assert ("organizadora" in {n for _, n in names}) and (
+        ".tournaments.created_by",
+        None,
+    ) not in names
+    assert any(path.endswith("audit.actor") and n == "organizadora" for path, n in names)
+    assert any(path.endswith("submissions.created_by") and n == "organizadora" for path, n in names)
+
+    wipe(club)
+    importer = APIClient()
+    importer.force_login(UserFactory(username="otra-organizadora"))
+    response = importer.post(f"{API}archive/import", first, format="json")
+    assert response.status_code == 201, response.json()
+    again = importer.get(f"{API}clubs/{Club.objects.get().id}/archive").json()
+    assert who_made(again) == names
+    # the match's history still says who did it, as the archive named them
+    match = Match.objects.filter(audit__actor_name="organizadora").first()
+    history = importer.get(f"{API}matches/{match.id}/history").json()
+    assert "organizadora" in {a["actor"] for a in history["audit"]}

@@ -303,6 +303,17 @@ def test_swiss_then_top_four_knockout_with_a_correction(desk, table):
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "result_has_dependents"
     assert refused.json()["error"]["params"]["match"] == final["id"]
+    # While the final is played the tournament cannot finish: a finished tournament could
+    # neither close that round nor finish its phase (issue 23 #3).
+    early = desk.client.post(
+        f"{API}tournaments/{tournament['id']}/status", {"status": "finished"}, format="json"
+    )
+    assert early.status_code == 409
+    error = early.json()["error"]
+    assert error["code"] == "tournament_phase_open"
+    assert error["params"]["phase"] == knockout["name"]
+    assert error["params"]["reason"]["code"] == "phase_rounds_open"
+    assert desk.get(f"tournaments/{tournament['id']}")["status"] == "running"
     table.post(
         f"table/{token}/result/confirm",
         {"side": "b", "version": entered["match"]["version"]},

@@ -395,6 +395,26 @@ def test_a_correction_refused_names_the_dependent_match(desk, tournament):
     assert error["params"] == {"match": final.pk, "round": later.number, "table": 5}
 
 
+def test_a_correction_says_which_juegos_were_won_by_an_ordago(desk, match):
+    """Issue 23 #2: every way of correcting a result can say "won by an órdago" (the organizer's
+    page now as the API and the phones): the stones stay those of the partida."""
+    post(desk, url("results-submit", match_id=match.pk), {"version": 0, "games": A_WINS}, "o1")
+    path = url("results-correct", match_id=match.pk)
+    games = [
+        {"stones": [24, 18], "winner": "A", "ordago": True},
+        {"stones": [12, 32], "winner": "B", "ordago": True},
+        {"stones": [40, 38]},
+    ]
+    missing = post(desk, path, {"version": 1, "games": [{"stones": [24, 18], "ordago": True}]})
+    assert error_of(missing) == (400, "ordago_winner_missing")
+    corrected = post(desk, path, {"version": 1, "games": games}, "c1")
+    assert corrected.status_code == 200, corrected.json()
+    state = corrected.json()["match"]
+    assert state["games"] == {"a": 2, "b": 1} and state["stones"] == {"a": 76, "b": 88}
+    match.refresh_from_db()
+    assert [g["ordago"] for g in match.result["games"]] == [True, True, False]
+
+
 def test_late_penalty_and_its_errors(desk, match, tournament):
     path = url("results-late-penalty", match_id=match.pk)
     response = post(desk, path, {"version": 0, "side": "b", "minutes_late": 12})

@@ -206,6 +206,21 @@ def test_resolve_a_dispute_from_the_board(phone, live_server, disputed_round, sc
     assert (match.games_a, match.games_b) == (2, 1)
     screenshot(phone, "organizer-match-history")
 
+    # Correcting it on the phone: the field starts with the stored result, and a juego won by
+    # an órdago is said as such (issue 23 #2), so its stones stay those of the partida.
+    phone.locator("summary", has_text="Corregir el resultado").click()
+    field = phone.locator("#id_correct-games")
+    expect(field).to_have_value("40-22, 28-40, 40-35")
+    field.fill("24-18 órdago A, 12-32 órdago B, 40-38")
+    no_horizontal_overflow(phone)
+    phone.get_by_role("button", name="Guardar la corrección").click()
+    expect(phone.locator(".messages")).to_contain_text("Resultado corregido")
+    expect(phone.locator("#id_correct-games")).to_have_value(
+        "24-18 órdago A, 12-32 órdago B, 40-38"
+    )
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.stones_a, match.stones_b) == (2, 1, 76, 88)
+
     phone.get_by_role("link", name="Volver al tablero").click()
     expect(phone.locator(".board-row.status-disputed")).to_have_count(0)
     expect(phone.locator(".board-row.status-confirmed")).to_have_count(2)

@@ -6,7 +6,7 @@ import pytest
 
 from config.errors import Conflict, NotFound
 from tests.factories import tournament_field
-from tournaments.models import AuditEntry, Match, Notification, Phase, Round
+from tournaments.models import AuditEntry, Match, Notification, Phase, Round, Tournament
 from tournaments.selectors.rounds import bracket_for_phase
 from tournaments.services.rounds import (
     bracket_advance,
@@ -17,6 +17,7 @@ from tournaments.services.rounds import (
     round_entries_swap,
     round_publish,
 )
+from tournaments.services.tournaments import tournament_status_change
 
 pytestmark = pytest.mark.django_db
 
@@ -243,3 +244,88 @@ def test_a_phase_without_a_bracket_has_no_bracket_view():
     )
     with pytest.raises(NotFound):
         bracket_for_phase(phase=phase, user=organizer)
+
+
+# --- Finishing the tournament finishes its phases --------------------------------------------
+
+
+def _running(t):
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    t.refresh_from_db()
+    return t
+
+
+@pytest.mark.postgres
+def test_a_tournament_with_its_final_unplayed_cannot_finish_and_the_final_stays_playable():
+    """Issue 23 #3: finishing a tournament whose knockout final was not played left it stuck
+    (the phase could not finish, the final could not be played)."""
+    t, organizer, entries = field(4)
+    t = _running(t)
+    phase = knockout(t, organizer)
+    first = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=first, actor=organizer)
+    for m in first.matches.all():
+        confirm(m, m.entry_a_id)
+    bracket_advance(phase=phase)
+    round_close(round=first, actor=organizer)
+    final_round = Round.objects.get(phase=phase, number=2)
+    round_publish(round=final_round, actor=organizer)
+
+    with pytest.raises(Conflict) as error:
+        tournament_status_change(tournament=t, actor=organizer, status="finished")
+    assert error.value.code == "tournament_phase_open"
+    assert error.value.params["phase"] == "Cuadro"
+    assert error.value.params["reason"].code == "phase_rounds_open"
+    assert "Round 2 of Cuadro is not closed" in error.value.message
+    t.refresh_from_db()
+    phase.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING and phase.status == Phase.Status.RUNNING
+
+    # the final is still played, and then the tournament finishes with its phase
+    (final,) = final_round.matches.all()
+    confirm(final, final.entry_a_id)
+    round_close(round=final_round, actor=organizer)
+    tournament_status_change(tournament=t, actor=organizer, status="finished")
+    t.refresh_from_db()
+    phase.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED and phase.status == Phase.Status.FINISHED
+    assert bracket_for_phase(phase=phase, user=organizer)["champion_id"] == final.entry_a_id
+    assert AuditEntry.objects.filter(action="phase_finished", new__phase=phase.pk).count() == 1
+
+
+@pytest.mark.postgres
+def test_a_bracket_without_its_champion_refuses_to_finish_the_tournament():
+    t, organizer, _ = field(4)
+    t = _running(t)
+    phase = knockout(t, organizer)
+    first = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=first, actor=organizer)
+    for m in first.matches.all():
+        confirm(m, m.entry_a_id)
+    round_close(round=first, actor=organizer)  # the final is not created yet
+    with pytest.raises(Conflict) as error:
+        tournament_status_change(tournament=t, actor=organizer, status="finished")
+    assert error.value.params["reason"].code == "phase_bracket_undecided"
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.RUNNING
+
+
+@pytest.mark.postgres
+def test_finishing_ends_a_swiss_early_and_leaves_a_phase_never_drawn():
+    t, organizer, entries = field(4)
+    t = _running(t)
+    swiss = phase_create(
+        tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=3
+    )
+    later = knockout(t, organizer)
+    rnd = round_draw_generate(phase=swiss, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    for m in rnd.matches.all():
+        confirm(m, m.entry_a_id)
+    round_close(round=rnd, actor=organizer)
+    tournament_status_change(tournament=t, actor=organizer, status="finished")
+    swiss.refresh_from_db()
+    later.refresh_from_db()
+    assert swiss.status == Phase.Status.FINISHED  # 1 of its 3 rounds: ended early
+    assert later.status == Phase.Status.PENDING  # never drawn: nothing of it was played
+    audit = AuditEntry.objects.get(action="phase_finished")
+    assert audit.new == {"phase": swiss.pk, "with_tournament": True}

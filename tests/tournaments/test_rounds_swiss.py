@@ -234,12 +234,13 @@ def test_club_mates_are_kept_apart_in_the_first_rounds():
 
 
 def test_a_draw_is_recorded_in_the_audit_trail():
-    t, organizer, _ = field(4)
+    t, organizer, entries = field(4)
     phase = swiss(t, organizer)
     rnd = round_draw_generate(phase=phase, actor=organizer)
     entry = AuditEntry.objects.get(tournament=t, action="round_drawn")
     assert entry.actor == organizer
-    assert entry.new == {"phase": phase.id, "round": rnd.id, "number": 1}
+    drawn = sorted(e.pk for e in entries)  # every pair: an archive's import checks the round
+    assert entry.new == {"phase": phase.id, "round": rnd.id, "number": 1, "entries": drawn}
 
 
 def test_a_draw_with_too_few_pairs_is_refused_and_leaves_nothing():

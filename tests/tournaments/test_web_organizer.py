@@ -1061,3 +1061,114 @@ def test_a_pena_is_created_with_the_language_of_its_emails(client):
     client.post(url("organizer-club-create"), {"name": "Peña Bi"})  # left out: Spanish
     assert Club.objects.get(name="Peña Bat").language == "fr"
     assert Club.objects.get(name="Peña Bi").language == "es"
+
+
+def test_finishing_the_tournament_with_a_round_in_play_is_refused_naming_it(
+    client_org, tournament, drawn
+):
+    """Issue 23 #3: a tournament finished with a round in play was stuck for good."""
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    response = client_org.post(
+        url("organizer-tournament-status", tournament.pk), {"status": "finished"}
+    )
+    assert response.status_code == 409
+    box = error_box(response)
+    phase = drawn.phase.name
+    assert f"Open de Otoño no puede terminar mientras la fase {phase} siga abierta" in box
+    assert "hay que cerrar antes la ronda 1" in box
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+
+
+# A partida the phones entered with two juegos won by an órdago (issue 23 #2).
+WITH_ORDAGOS = [
+    {"stones": [24, 18], "winner": "A", "ordago": True},
+    {"stones": [12, 32], "winner": "B", "ordago": True},
+    {"stones": [40, 38]},
+]
+
+
+def _field_value(html: str, name: str) -> str:
+    found = re.search(rf'name="{name}"[^>]*value="([^"]*)"', html) or re.search(
+        rf'value="([^"]*)"[^>]*name="{name}"', html
+    )
+    return found[1] if found else ""
+
+
+def test_the_correction_starts_from_the_stored_result_with_its_ordagos(client_org, match):
+    submit(match, "a", WITH_ORDAGOS, "a")
+    submit(match, "b", WITH_ORDAGOS, "b")
+    page = client_org.get(url("organizer-match", match.pk)).content.decode()
+    assert _field_value(page, "correct-games") == "24-18 órdago A, 12-32 órdago B, 40-38"
+    assert "24-18 órdago B" in page  # the help says how to mark one
+
+
+def test_a_correction_keeps_a_juego_won_by_an_ordago(client_org, match):
+    """The organizer's correction could not say "won by an órdago": only 40-18, 40-32, 40-38
+    passed, and the stones went from 76–88 to 120–88."""
+    submit(match, "a", A_WINS, "a")
+    submit(match, "b", A_WINS, "b")
+    match.refresh_from_db()
+    response = client_org.post(
+        url("organizer-match-correct", match.pk),
+        {
+            "correct-version": str(match.version),
+            "correct-idempotency_key": "fix-ordago",
+            "correct-games": "24-18 Órdago A, 12-32 ordago b, 40-38",
+        },
+    )
+    assert response.status_code == 302, error_box(response)
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b) == (2, 1)
+    assert (match.stones_a, match.stones_b) == (76, 88)
+    assert [(g["winner"], g["ordago"]) for g in match.result["games"]] == [
+        ("A", True),
+        ("B", True),
+        ("A", False),
+    ]
+    page = client_org.get(url("organizer-match", match.pk)).content.decode()
+    assert _field_value(page, "correct-games") == "24-18 órdago A, 12-32 órdago B, 40-38"
+
+
+def test_an_ordago_without_its_winner_is_explained(client_org, match):
+    submit(match, "a", A_WINS, "a")
+    submit(match, "b", A_WINS, "b")
+    match.refresh_from_db()
+    response = client_org.post(
+        url("organizer-match-correct", match.pk),
+        {"correct-version": str(match.version), "correct-games": "24-18 órdago, 40-32"},
+    )
+    assert response.status_code == 400
+    assert "se ganó con un órdago: di quién lo ganó, A o B" in response.content.decode()
+    match.refresh_from_db()
+    assert (match.stones_a, match.stones_b) == (80, 53)  # 40-22, 40-31: unchanged
+
+
+def test_the_correction_leaves_out_the_juegos_lost_by_lateness(client_org, match, organizer):
+    result_services.match_late_penalty(
+        match=match, side="b", minutes_late=12, version=match.version, actor=organizer
+    )
+    submit(match, "a", [{"stones": [40, 22]}], "a")
+    submit(match, "b", [{"stones": [40, 22]}], "b")
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.games_a == 2
+    page = client_org.get(url("organizer-match", match.pk)).content.decode()
+    assert _field_value(page, "correct-games") == "40-22"
+
+
+def test_a_juego_entered_by_its_winner_only_starts_the_correction_as_such(client_org, match):
+    """A table may send a juego by its winner only: the correction's field says "gana A", which
+    it reads back, rather than "0-0", which it would refuse."""
+    games = [{"winner": "A"}, {"stones": [40, 31]}]
+    submit(match, "a", games, "a")
+    submit(match, "b", games, "b")
+    match.refresh_from_db()
+    page = client_org.get(url("organizer-match", match.pk)).content.decode()
+    assert _field_value(page, "correct-games") == "gana A, 40-31"
+    response = client_org.post(
+        url("organizer-match-correct", match.pk),
+        {"correct-version": str(match.version), "correct-games": "gana A, 40-31"},
+    )
+    assert response.status_code == 302, error_box(response)
+    match.refresh_from_db()
+    assert (match.games_a, match.stones_a, match.stones_b) == (2, 40, 31)

@@ -430,7 +430,11 @@ class AuditSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     action = serializers.CharField()
-    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    actor = serializers.CharField(
+        source="actor_shown",
+        allow_null=True,
+        help_text="who: the user, or the name an imported archive gave",
+    )
     via = serializers.CharField(allow_blank=True)
     device = serializers.CharField(allow_blank=True)
     old = serializers.JSONField(allow_null=True)
@@ -444,7 +448,11 @@ class FullSubmissionSerializer(SubmissionSerializer):
 
     idempotency_key = serializers.CharField()
     device = serializers.CharField(allow_blank=True)
-    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_by = serializers.CharField(
+        source="created_by_shown",
+        allow_null=True,
+        help_text="who entered it: the user, or the name an imported archive gave (null: a table)",
+    )
 
 
 class PenaltySerializer(serializers.Serializer):

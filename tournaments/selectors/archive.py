@@ -23,7 +23,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from clubs.models import Club, Pair, Player, RuleSetPreset
@@ -89,12 +90,13 @@ def rows_by(rows: Iterable[dict], key: str) -> dict[Any, list[dict]]:
 def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     tournaments = list(
         tournaments_qs.values(
-            *[f for f in FIELDS["tournaments"] if f != "created_by"], "created_by__username"
+            *[f for f in FIELDS["tournaments"] if f != "created_by"],
+            created_by_shown=archived_name("created_by"),
         )
     )
     t_ids = [t["id"] for t in tournaments]
     for t in tournaments:
-        t["created_by"] = t.pop("created_by__username")
+        t["created_by"] = t.pop("created_by_shown")
 
     entries = list(Entry.objects.filter(tournament_id__in=t_ids).order_by("id").values())
     individuals = list(
@@ -130,7 +132,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         .values(
             *FIELDS["frances_submissions"].keys() - {"created_by"},
             "table_id",
-            "created_by__username",
+            created_by_shown=archived_name("created_by"),
         ),
         "table_id",
     )
@@ -138,7 +140,11 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     submissions = rows_by(
         ResultSubmission.objects.filter(**match_filter)
         .order_by("id")
-        .values(*FIELDS["submissions"].keys() - {"created_by"}, "match_id", "created_by__username"),
+        .values(
+            *FIELDS["submissions"].keys() - {"created_by"},
+            "match_id",
+            created_by_shown=archived_name("created_by"),
+        ),
         "match_id",
     )
     hands = rows_by(HandEntry.objects.filter(**match_filter).order_by("id").values(), "match_id")
@@ -147,8 +153,12 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     audit = rows_by(
         AuditEntry.objects.filter(tournament_id__in=t_ids)
         .order_by("id")
-        .values(*FIELDS["audit"].keys() - {"actor", "match"}, "match_id", "tournament_id")
-        .annotate(actor_name=_username("actor")),
+        .values(
+            *FIELDS["audit"].keys() - {"actor", "match"},
+            "match_id",
+            "tournament_id",
+            actor_shown=archived_name("actor", "actor_name"),
+        ),
         "tournament_id",
     )
 
@@ -185,7 +195,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         m.update(group=m["group_id"], entry_a=m["entry_a_id"], entry_b=m["entry_b_id"])
         m["winner"] = m["winner_id"]
         m["submissions"] = [
-            {**s, "created_by": s["created_by__username"]} for s in submissions.get(m["id"], [])
+            {**s, "created_by": s["created_by_shown"]} for s in submissions.get(m["id"], [])
         ]
         m["hands"] = hands.get(m["id"], [])
         m["substitutions"] = [
@@ -202,8 +212,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     for t in tables:
         t["seats"] = [{**s, "entry": s["entry_id"]} for s in seats.get(t["id"], [])]
         t["frances_submissions"] = [
-            {**s, "created_by": s["created_by__username"]}
-            for s in table_submissions.get(t["id"], [])
+            {**s, "created_by": s["created_by_shown"]} for s in table_submissions.get(t["id"], [])
         ]
     for r in rounds:
         r["matches"] = matches_of.get(r["id"], [])
@@ -224,7 +233,7 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
         ]
         t["phases"] = phases_of.get(t["id"], [])
         t["audit"] = [
-            {**a, "match": a["match_id"], "actor": a["actor_name"]} for a in audit.get(t["id"], [])
+            {**a, "match": a["match_id"], "actor": a["actor_shown"]} for a in audit.get(t["id"], [])
         ]
 
     presets = list(RuleSetPreset.objects.filter(club=club).order_by("name").values())
@@ -253,8 +262,12 @@ def _archive(scope: str, club: Club, tournaments_qs) -> dict[str, Any]:
     )
 
 
-def _username(field: str) -> F:
-    return F(f"{field}__username")
+def archived_name(field: str, name_field: str = "") -> Coalesce:
+    """Who a row names in an archive (``created_by``, an audit row's ``actor``): the user's
+    name, else the name an archive gave it when it was imported (``<field>_name``: users are
+    not exported, so an imported row keeps the name only), else None. So who made each change
+    survives an export, an import and the next export."""
+    return Coalesce(F(f"{field}__username"), NullIf(F(name_field or f"{field}_name"), Value("")))
 
 
 # --- CSV -------------------------------------------------------------------------------------

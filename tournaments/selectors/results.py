@@ -3,8 +3,9 @@ view through its link, a match's history for the organizer and the round board.
 
 Responsible for: loading rows with their relations in a bounded number of queries and folding
 a table's record through scoring/ (the fold is a read: the same hands always give the same
-state). The writes in tournaments/services/results/ use these reads to validate what they
-store, so a table sees exactly the state the service checked.
+state); the figures a stored result gives a match's columns (``result_figures``). The writes
+in tournaments/services/results/ use these reads to validate what they store, so a table sees
+exactly the state the service checked.
 
 Must not: write, or hold a rule of Mus (scoring/ does) or of who may write (clubs.roles does;
 services call it). Visibility of reads follows tournaments.selectors.tournaments: a published
@@ -57,6 +58,55 @@ from tournaments.selectors.rounds import phase_rules, round_not_found
 from tournaments.selectors.tournaments import tournament_is_published
 
 User = AbstractBaseUser | AnonymousUser | None
+
+
+@dataclass(frozen=True)
+class ResultFigures:
+    """What a result gives the standings: juegos, vacas and piedras of each side and the
+    winning side ("A", "B", or None for nobody)."""
+
+    games: tuple[int, int]
+    vacas: tuple[int, int]
+    stones: tuple[int, int]
+    winner: str | None
+
+
+def result_figures(summary: dict) -> ResultFigures:
+    """The figures of a result as the engine stored it (scoring.jsonio.state_to_json): the
+    juegos each side won, its vacas, its piedras (every game's and the unfinished one's) and
+    the winner; a match's columns are these (services.results.common.set_result). KeyError,
+    TypeError or ValueError for a summary that is not one."""
+    games = summary["games"]
+    won = [g["winner"] for g in games]
+    winner = summary["winner"]
+    if winner not in ("A", "B", None):
+        raise ValueError(f"winner {winner!r}")
+    return ResultFigures(
+        games=(won.count("A"), won.count("B")),
+        vacas=(int(summary["vacas"]["A"]), int(summary["vacas"]["B"])),
+        stones=(
+            sum(int(g["stones"]["A"]) for g in games) + int(summary["stones"]["A"]),
+            sum(int(g["stones"]["B"]) for g in games) + int(summary["stones"]["B"]),
+        ),
+        winner=winner,
+    )
+
+
+def match_figures(match: Match) -> ResultFigures:
+    """The figures a match's columns hold (its winner as the side it played)."""
+    if match.winner_id is not None and match.winner_id == match.entry_a_id:
+        winner = "A"
+    elif match.winner_id is not None and match.winner_id == match.entry_b_id:
+        winner = "B"
+    else:
+        winner = None
+    return ResultFigures(
+        games=(match.games_a, match.games_b),
+        vacas=(match.vacas_a, match.vacas_b),
+        stones=(match.stones_a, match.stones_b),
+        winner=winner,
+    )
+
 
 #: Relations every read and write of a match needs (the tournament decides rules and rights).
 MATCH_RELATIONS = ("round__phase__tournament__club",)

@@ -15,7 +15,9 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
   entered alone, phase, group, round, match, submission, hand, substitution, lateness
   penalty, Mus francés table (its seats and submissions) and audit row, with new ids
   (references and the ids in the JSON columns follow: brackets, groups, rests, finishing
-  orders), new table links, and the timestamps of the archive;
+  orders), new table links, and the timestamps of the archive; who created each row or made
+  each audited change is kept by the name the archive gives (``created_by_name``,
+  ``actor_name``: the row points at no user of this instance), so it survives the next export;
 - then hands each section of the apps above tournaments (tournaments.archive.SECTIONS: the
   leagues, the circuits, the interpeñas) to the importer it registered in SECTION_IMPORTERS,
   in the same transaction, with the archive's ids of what was created (ArchiveIds);
@@ -23,6 +25,11 @@ foreign, newer, corrupted or malformed one), then, in ONE transaction:
   which the sections extend; ``ArchiveIds.refs``), for the tournaments and the sections alike;
 - finds another peña an archive names by its slug, or creates a placeholder of it (name and
   slug, no organizers: ``archive_other_club``);
+- derives again every figure a tournament's records hold that follows from others (a match's
+  juegos from its result, its result from its last submission, that one from its games or
+  hands; a round's pairs, a liguilla's schedule, a bracket's, a finished phase's rounds:
+  ``archive_checks.tournament_check``) and refuses the archive (``archive_inconsistent``,
+  naming what contradicts what) where one does not follow;
 - recomputes each phase's standings (tournaments.services.standings), so the imported
   tournament shows the same standings at once; and writes one audit row per tournament
   (``tournament_imported``).
@@ -82,6 +89,13 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.rounds import rule_form
+from tournaments.services.archive_checks import (
+    ImportedPhase,
+    ImportedRound,
+    ImportedTournament,
+    archive_inconsistent,
+    tournament_check,
+)
 from tournaments.services.base import User
 from tournaments.services.standings import standings_refresh
 
@@ -283,10 +297,8 @@ def archive_import(*, raw: Any, actor: User) -> ImportResult:
             result = _import(archive, actor)
     except (IntegrityError, DataError) as error:
         log.warning("archive refused by the database: %s", error)
-        raise Invalid(
-            "The archive's records contradict each other (two rows where one is allowed, a "
-            "pair of one player, …); nothing was imported.",
-            code="archive_inconsistent",
+        raise archive_inconsistent(
+            Term("rows the database refuses together (two where one is allowed, …)")
         ) from None
     log.info(
         "archive imported into %s: %s tournaments, %s players and %s pairs created",
@@ -448,7 +460,7 @@ _MATCH_COPIED = (
 def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds) -> Tournament:
     tournament = Tournament(
         club=club,
-        created_by=actor,
+        created_by_name=row["created_by"] or "",
         starts_on=parse_date(row["starts_on"]),
         ends_on=parse_date(row["ends_on"]),
         **{f: row[f] for f in _TOURNAMENT_COPIED},
@@ -499,6 +511,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
     _insert(IndividualEntry, new_individuals)
     individual_pks = {ref: i.pk for ref, i in local.of("individual_entries").rows.items()}
 
+    imported_phases: list[ImportedPhase] = []
     children: dict[str, list[tuple[models.Model, dict]]] = {
         "submissions": [],
         "hands": [],
@@ -525,6 +538,8 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         _checked(phase, at)
         phase.save()
         local.of("phases")[p["id"]] = phase
+        held = ImportedPhase(phase, at)
+        imported_phases.append(held)
         for g_n, g in enumerate(p["groups"]):
             g_at = f"{at}.groups[{g_n}]"
             members = local.refs("groups", g, g_at)["entries"]
@@ -543,7 +558,10 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
             )
             _checked(rnd, r_at)
             rnd.save()
-            Round.objects.filter(pk=rnd.pk).update(created_at=parse_datetime(r["created_at"]))
+            rnd.created_at = parse_datetime(r["created_at"])
+            Round.objects.filter(pk=rnd.pk).update(created_at=rnd.created_at)
+            held_round = ImportedRound(rnd, r_at)
+            held.rounds.append(held_round)
             new_matches = []
             for m_n, m in enumerate(r["matches"]):
                 m_at = f"{r_at}.matches[{m_n}]"
@@ -558,10 +576,12 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
                     (_checked(match, m_at), {"created_at": parse_datetime(m["created_at"])})
                 )
                 local.of("matches")[m["id"]] = match
+                held_round.matches.append((match, m_at))
                 _match_children(m, m_at, match, local, children)
             _insert(Match, new_matches)
             for t_n, t in enumerate(r["frances_tables"]):
                 _frances_table(t, f"{r_at}.frances_tables[{t_n}]", rnd, local, children)
+                held_round.tables.append(children["frances_tables"][-1][0])
     _insert(FrancesTable, children["frances_tables"])
     for kind, model in (("seats", FrancesSeat), ("frances_submissions", FrancesSubmission)):
         for obj, _ in children[kind]:
@@ -583,6 +603,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         entry = AuditEntry(
             tournament=tournament,
             action=a["action"],
+            actor_name=a["actor"] or "",
             via=a["via"],
             device=a["device"],
             old=a["old"],
@@ -593,6 +614,25 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
     for obj, _ in audit:
         obj.match_id = obj.match.pk if obj.match is not None else None
     _insert(AuditEntry, audit)
+    # every figure derived from other records is derived again (services/archive_checks.py)
+    submissions: dict[int, list] = {}
+    for obj, _ in children["submissions"]:
+        submissions.setdefault(obj.match_id, []).append(obj)
+    penalties: dict[int, list] = {}
+    for obj, _ in children["late_penalties"]:
+        penalties.setdefault(obj.match_id, []).append(obj)
+    tournament_check(
+        ImportedTournament(
+            tournament=tournament,
+            entries=dict(local.of("entries").rows),
+            phases=imported_phases,
+            phase_ids=dict(local.of("phases").rows),
+            submissions=submissions,
+            penalties=penalties,
+            with_hands={obj.match_id for obj, _ in children["hands"]},
+            audit=[obj for obj, _ in audit],
+        )
+    )
     AuditEntry.objects.create(
         tournament=tournament,
         action="tournament_imported",
@@ -625,6 +665,7 @@ def _match_children(
             idempotency_key=s["idempotency_key"],
             based_on_version=s["based_on_version"],
             device=s["device"],
+            created_by_name=s["created_by"] or "",
         )
         children["submissions"].append(
             (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})
@@ -702,6 +743,7 @@ def _frances_table(
             idempotency_key=s["idempotency_key"],
             based_on_version=s["based_on_version"],
             device=s["device"],
+            created_by_name=s["created_by"] or "",
         )
         children["frances_submissions"].append(
             (_checked(obj, at), {"created_at": parse_datetime(s["created_at"])})

@@ -72,6 +72,7 @@ __all__ = [
     "phase_create",
     "phase_finish",
     "phase_rules",
+    "phases_finish_open",
     "round_close",
     "round_draw_generate",
     "round_entries_swap",
@@ -396,7 +397,11 @@ def phase_finish(*, phase: Phase, actor: User, managed: bool = False) -> Phase:
     return phase
 
 
-def _finish(phase: Phase, actor: User) -> None:
+def _finish(phase: Phase, actor: User, *, stop_early: bool = False) -> None:
+    """Finish the locked ``phase`` once its rounds are closed and its format is complete.
+    ``stop_early`` (the tournament finishing): a Swiss, liguilla or a-tres-ceros phase with
+    rounds still to draw finishes as it stands; open rounds and a bracket without its champion
+    still refuse."""
     if phase.status == Phase.Status.FINISHED:
         raise _phase_finished(phase)
     rounds = list(Round.objects.filter(phase=phase).order_by("number"))
@@ -418,6 +423,29 @@ def _finish(phase: Phase, actor: User) -> None:
             rounds=still_open,
             phase=phase.name,
         )
+    if phase.format in ELIMINATION_FORMATS:
+        bracket = bracket_from_json(phase.bracket)
+        if champion(bracket, _bracket_winners(phase)) is None:
+            raise Conflict(
+                "The bracket of {phase} has no champion yet; play its final first.",
+                code="phase_bracket_undecided",
+                phase=phase.name,
+            )
+    elif not stop_early:
+        _check_rounds_left(phase, rounds)
+    phase.status = Phase.Status.FINISHED
+    phase.save(update_fields=["status"])
+    _audit(
+        phase.tournament,
+        "phase_finished",
+        actor,
+        new={"phase": phase.id, **({"with_tournament": True} if stop_early else {})},
+    )
+
+
+def _check_rounds_left(phase: Phase, rounds: list[Round]) -> None:
+    """Conflict while a Swiss or liguilla phase has planned rounds to draw, or pairs of an
+    a-tres-ceros phase still have lives."""
     if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN):
         planned = phase.rounds_planned or 0
         if len(rounds) < planned:
@@ -427,14 +455,6 @@ def _finish(phase: Phase, actor: User) -> None:
                 phase=phase.name,
                 played=len(rounds),
                 planned=planned,
-            )
-    elif phase.format in ELIMINATION_FORMATS:
-        bracket = bracket_from_json(phase.bracket)
-        if champion(bracket, _bracket_winners(phase)) is None:
-            raise Conflict(
-                "The bracket of {phase} has no champion yet; play its final first.",
-                code="phase_bracket_undecided",
-                phase=phase.name,
             )
     elif phase.format == Phase.Format.LIVES:
         entrants = [draw_manager.entrant(e) for e in draw_manager.playing_entries(phase.tournament)]
@@ -447,9 +467,45 @@ def _finish(phase: Phase, actor: User) -> None:
                 alive=len(alive),
                 phase=phase.name,
             )
-    phase.status = Phase.Status.FINISHED
-    phase.save(update_fields=["status"])
-    _audit(phase.tournament, "phase_finished", actor, new={"phase": phase.id})
+
+
+def phases_finish_open(*, tournament: Tournament, actor: User) -> list[Phase]:
+    """Finish, in their order, the phases of ``tournament`` that are not finished yet: for
+    ``tournament_status_change`` finishing the tournament, which holds the tournament's lock
+    (the phases are locked after it). Every round must be closed and every bracket must have
+    its champion; a Swiss, liguilla or a-tres-ceros phase with rounds still to draw finishes
+    as it stands (the organizer ends the tournament early). A phase never drawn (pending, no
+    round) is left as it is: nothing of it was played.
+
+    Conflict ``tournament_phase_open`` naming the first phase that cannot finish, with its own
+    reason (``phase_rounds_open``, ``phase_bracket_undecided``); the caller's transaction then
+    rolls back any phase finished before it."""
+    finished = []
+    for phase_id in (
+        Phase.objects.filter(tournament=tournament)
+        .exclude(status=Phase.Status.FINISHED)
+        .order_by("order", "id")
+        .values_list("pk", flat=True)
+    ):
+        phase = _lock_phase(phase_id)
+        if phase.status == Phase.Status.FINISHED:
+            continue
+        if phase.status == Phase.Status.PENDING and not phase.rounds.exists():
+            continue
+        try:
+            _finish(phase, actor, stop_early=True)
+        except Conflict as reason:
+            raise Conflict(
+                "{tournament} cannot finish while {phase} is still open: {reason}",
+                code="tournament_phase_open",
+                tournament=tournament.name,
+                phase=phase.name,
+                phase_id=phase.pk,
+                reason=reason,
+            ) from None
+        _after_commit_standings(phase.id)
+        finished.append(phase)
+    return finished
 
 
 def _bracket_winners(phase: Phase) -> dict[str, int]:
@@ -566,11 +622,19 @@ def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round
     if phase.status == Phase.Status.PENDING:
         phase.status = Phase.Status.RUNNING
         phase.save(update_fields=["status"])
+    # the pairs drawn (byes included): nothing but a swap between them changes that, so an
+    # archive's import checks the round still holds them all (services/archive_checks.py)
+    drawn = {
+        pk
+        for pair in Match.objects.filter(round=rnd).values_list("entry_a_id", "entry_b_id")
+        for pk in pair
+        if pk is not None
+    }
     _audit(
         tournament,
         "round_drawn",
         actor,
-        new={"phase": phase.id, "round": rnd.id, "number": number},
+        new={"phase": phase.id, "round": rnd.id, "number": number, "entries": sorted(drawn)},
     )
     return rnd
 

@@ -8,8 +8,9 @@ changes. Every write starts with services/base.py's tournament_lock_for_organize
 that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
 its final places; seasons.circuits sits above this app and is never imported here).
 
-Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs),
-never the other way round: what both need lives in services/base.py.
+Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs)
+and rounds.py (finishing the tournament finishes its open phases, in order), never the other
+way round: what they need in common lives in services/base.py.
 
 Must not: hold a rule of Mus (scoring/ does) or of pairing (tournaments/draw/ does); register
 pairs (services/registration.py does; a raised max_pairs calls its promotion).
@@ -54,6 +55,7 @@ from tournaments.services.base import (
     tournament_lock_for_organizer,
 )
 from tournaments.services.registration import entry_waiting_promote
+from tournaments.services.rounds import phases_finish_open
 from tournaments.services.webhooks import webhooks_tournament_finished
 
 __all__ = [
@@ -397,6 +399,11 @@ def tournament_status_change(
     Conflict for any other move (with the move that is possible) and for starting with fewer
     than two registered pairs. Moving to the status it already has is a no-op, so a retried
     request does not fail.
+
+    Finishing finishes the phases not finished yet, in their order (``phases_finish_open``):
+    refused (``tournament_phase_open``, naming the phase and why) while a round is not closed
+    or a bracket has no champion, because a finished tournament can no longer draw or close
+    anything. A Swiss or liguilla with rounds still to draw finishes as it stands.
     """
     if status not in Tournament.Status.values:
         raise Invalid(
@@ -451,6 +458,11 @@ def tournament_status_change(
                     code="too_few_pairs",
                     registered=active,
                 )
+        if status == Tournament.Status.FINISHED:
+            # the phases finish with it, in order; one that cannot (a final still to play)
+            # keeps the tournament running, naming it (a finished tournament stays finished:
+            # nothing could finish that phase afterwards)
+            phases_finish_open(tournament=tournament, actor=actor)
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
         audit_write(

@@ -173,6 +173,8 @@ class TableView:
     outcome: str = ""
     score: str = ""
     opponent: PairView | None = None
+    #: the match's id: the page marks it ``partida-<id>`` (the ratings pages link to it)
+    match_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -388,6 +390,7 @@ def _table(tournament: Tournament, match: Match, phase: Phase) -> TableView:
         score_b=score_b,
         score_unit=unit,
         in_vacas=bool(score_a) and match.vacas_a + match.vacas_b > 1,
+        match_id=match.pk,
     )
 
 

@@ -4,7 +4,7 @@ a jornada), and the writes: create it, open a fixture or a jornada's fixtures as
 postpone a fixture, decide it as a walkover or a double loss.
 
 Responsible for: turning requests into calls of seasons.leagues.teams.selectors and
-teams_league and their answers into JSON. Line-ups, boards and the captains' confirmation are
+.services and their answers into JSON. Line-ups, boards and the captains' confirmation are
 the interpeñas' endpoints (``/api/v1/interpenas/<id>/…``) on the fixture's ``interpena_id``.
 
 Must not: check roles, hold a rule, or build an error body.

@@ -53,7 +53,7 @@ from seasons.interpenas.models import Interpena
 from seasons.leagues import table
 from seasons.leagues.models import TeamFixture, TeamJornada, TeamLeague
 from tournaments.archive import parse_date, parse_datetime, section_register
-from tournaments.selectors.archive import SECTION_EXPORTERS
+from tournaments.selectors.archive import SECTION_EXPORTERS, archived_name
 from tournaments.services.archive import (
     SECTION_IMPORTERS,
     ArchiveIds,
@@ -136,7 +136,7 @@ def team_leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
     leagues = list(
         TeamLeague.objects.filter(club=club)
         .order_by("id")
-        .values(*_LEAGUE_COLUMNS, "schedule", "created_by__username")
+        .values(*_LEAGUE_COLUMNS, "schedule", created_by_shown=archived_name("created_by"))
     )
     ids = [row["id"] for row in leagues]
     clubs = {
@@ -175,7 +175,7 @@ def team_leagues_export(*, club: Club, tournament_ids: list[int]) -> list[dict]:
     out = []
     for row in leagues:
         league = {f: row[f] for f in _LEAGUE_COLUMNS}
-        league["created_by"] = row["created_by__username"]
+        league["created_by"] = row["created_by_shown"]
         league["team_league_clubs"] = [
             {"slug": clubs[pk]["slug"], "name": clubs[pk]["name"]}
             for pk in row["schedule"] or []
@@ -239,7 +239,7 @@ def team_leagues_import(*, club: Club, rows: list[dict], ids: ArchiveIds, actor:
         league = TeamLeague(
             club=club,
             schedule=[c.pk for c in order],
-            created_by=actor,
+            created_by_name=row["created_by"] or "",
             **{f: row[f] for f in _LEAGUE_COLUMNS if f not in ("id", "created_at")},
         )
         archive_checked(league, where)

@@ -25,7 +25,7 @@ Every write: one transaction, the league row locked first, then the fixture; the
 checked through clubs.roles; a private league does not exist (NotFound) for somebody who may
 not see it.
 
-Must not: compute standings (seasons.leagues.table through teams_selectors), or touch a board's
+Must not: compute standings (seasons.leagues.table through its selectors), or touch a board's
 result but through the interpeña's and the tournaments' services.
 
 Terms: liga de peñas, jornada, enfrentamiento (fixture), interpeñas, tablero (board), descanso

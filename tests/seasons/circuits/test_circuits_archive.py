@@ -26,7 +26,7 @@ from seasons.interpenas.services import (
     interpena_lineup_set,
     interpena_team_confirm,
 )
-from tests.api.test_api_archive import played_tournament
+from tests.api.test_api_archive import played_tournament, who_made
 from tests.api.test_api_full_tournament import Api
 from tests.factories import ClubFactory, MembershipFactory, PairFactory, UserFactory
 from tests.seasons.circuits.helpers import finished_tournament
@@ -293,3 +293,21 @@ def test_a_circuit_whose_points_table_its_rules_refuse_refuses_it_all(desk, seas
     error = answer.json()["error"]
     assert (error["code"], error["params"]["field"]) == ("archive_value", "points_table")
     assert not Club.objects.filter(slug="pena-txoko").exists()
+
+
+def test_who_created_a_circuit_or_an_interpeña_survives_an_import(
+    desk, season, django_capture_on_commit_callbacks
+):
+    """Issue 23 #6: the import made the importer the creator of the circuit and the
+    interpeña, and forgot who made each change."""
+    club, _circuit, _interpena = season
+    first = export(desk, club)
+    names = who_made(first)
+    assert (".circuits.created_by", "organizadora") in names
+    assert (".interpenas.created_by", "organizadora") in names
+    wipe(club)
+    other = Api(APIClient(), django_capture_on_commit_callbacks)
+    other.client.force_login(UserFactory(username="otra"))
+    answer = imported(other, first)
+    assert answer.status_code == 201, answer.json()
+    assert who_made(export(other, Club.objects.get(slug="pena-txoko"))) == names

@@ -13,6 +13,8 @@ from django.test import Client
 from clubs.models import Club, Pair, Player
 from seasons.leagues import selectors, services
 from seasons.leagues.models import Division, League, Postponement
+from tests.api.test_api_archive import who_made
+from tests.factories import UserFactory
 from tests.seasons.leagues.conftest import pairs_league
 from tests.seasons.leagues.test_leagues_services import play_jornada
 from tournaments.archive import checksum
@@ -124,4 +126,48 @@ def test_a_division_pointing_outside_the_archive_refuses_it_all(club, organizer,
     error = response.json()["error"]
     assert error["code"] == "archive_reference"
     assert error["params"]["where"] == "leagues[0].divisions[1].tournament"
+    assert (Club.objects.count(), Tournament.objects.count(), League.objects.count()) == (0, 0, 0)
+
+
+def test_who_created_a_league_or_postponed_a_match_survives_an_import(club, organizer, desk):
+    """Issue 23 #6: the import made the importer the league's creator and forgot who postponed
+    each match."""
+    played_league(club, organizer)
+    first = json.loads(desk.get(f"{API}/clubs/{club.pk}/archive").content)
+    names = who_made(first)
+    leagues = [(path, n) for path, n in names if path.startswith(".leagues")]
+    assert (".leagues.created_by", "organizadora") in leagues
+    assert (".leagues.divisions.postponements.created_by", "organizadora") in leagues
+    wipe(club)
+    other = Client()
+    other.force_login(UserFactory(username="otra"))
+    response = other.post(f"{API}/archive/import", first, content_type="application/json")
+    assert response.status_code == 201, response.content
+    again = json.loads(other.get(f"{API}/clubs/{Club.objects.get().pk}/archive").content)
+    assert who_made(again) == names
+
+
+def test_a_decided_postponement_whose_match_is_not_confirmed_is_refused(club, organizer, desk):
+    """Issue 23 #6: a walkover decided after the deadline confirms its match; an archive that
+    says otherwise contradicts itself."""
+    played_league(club, organizer)
+    archive = json.loads(desk.get(f"{API}/clubs/{club.pk}/archive").content)
+    wipe(club)
+    division = next(d for d in archive["leagues"][0]["divisions"] if d["postponements"])
+    postponement = next(p for p in division["postponements"] if p["outcome"] == "walkover")
+    for tournament in archive["tournaments"]:
+        for phase in tournament["phases"]:
+            for rnd in phase["rounds"]:
+                for match in rnd["matches"]:
+                    if match["id"] == postponement["match"]:
+                        match.update(status="pending", kind="played", winner=None, result=None)
+                        match.update(dict.fromkeys(("games_a", "games_b", "vacas_a"), 0))
+                        match.update(dict.fromkeys(("vacas_b", "stones_a", "stones_b"), 0))
+    archive["checksum"] = checksum(archive)
+    response = desk.post(f"{API}/archive/import", archive, content_type="application/json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "archive_inconsistent"
+    assert error["params"]["problem"]["code"] == "archive_postponement_unconfirmed"
+    assert error["params"]["where"].startswith("leagues[0].divisions[")
     assert (Club.objects.count(), Tournament.objects.count(), League.objects.count()) == (0, 0, 0)

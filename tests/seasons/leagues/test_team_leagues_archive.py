@@ -20,6 +20,8 @@ from seasons.leagues.models import TeamFixture, TeamLeague
 from seasons.leagues.teams import selectors as team_selectors
 from seasons.leagues.teams import services as team_services
 from seasons.leagues.teams.archive import team_leagues_export
+from tests.api.test_api_archive import who_made
+from tests.factories import UserFactory
 from tests.seasons.leagues.team_helpers import play, team_league
 from tournaments.archive import VERSION, checksum
 from tournaments.models import Match, Phase, Tournament
@@ -270,3 +272,19 @@ def test_the_export_reads_the_leagues_of_peñas_in_four_queries_whatever_their_s
     assert len(rows) == 2 and len(one) == len(two) == 4
     # without the tournaments, A's interpeñas are named as elsewhere (its own slugs)
     assert any(f["interpena_elsewhere"] for j in row["team_jornadas"] for f in j["team_fixtures"])
+
+
+def test_who_created_a_league_of_peñas_survives_an_import(
+    season, django_capture_on_commit_callbacks
+):
+    """Issue 23 #6: the import made the importer the league's creator."""
+    _league, teams, _by_b = season
+    a, org_a, _ = teams[0]
+    first = export(client_of(org_a), a)
+    names = who_made(first)
+    assert (".team_leagues.created_by", org_a.username) in names
+    wipe([c for c, _u, _p in teams])
+    other = client_of(UserFactory(username="otra"))
+    answer = imported(other, first, django_capture_on_commit_callbacks)
+    assert answer.status_code == 201, answer.json()
+    assert who_made(export(other, Club.objects.get(slug=a.slug))) == names

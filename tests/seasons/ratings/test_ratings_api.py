@@ -9,8 +9,9 @@ from rest_framework.test import APIClient
 from seasons.ratings.models import RankingRow, RatingEntry
 from seasons.ratings.selectors import RANKING_PAGE_SIZE
 from seasons.ratings.services import ratings_rebuild
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import MatchFactory, MembershipFactory, UserFactory
 from tests.seasons.ratings.ratings_data import season
+from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +164,49 @@ def test_a_player_without_rated_matches_and_a_head_to_head_with_oneself_are_erro
         404,
         "rated_player_not_found",
     )
+
+
+@pytest.fixture
+def after_a_bye():
+    """A season rated after an unrated match (a bye): the rated rows and the tournament's
+    matches are numbered apart from then on (issue 23 #5: 73 of 74 players' ids were off)."""
+    MatchFactory(kind=Match.Kind.BYE, status=Match.Status.CONFIRMED, entry_b=None)
+    tournament, matches = season(rounds=4, pairs=6, seed=5)
+    ratings_rebuild()
+    return tournament, matches
+
+
+def _same_match(point: dict, player_id: int) -> Match:
+    """The tournament match a history point names, checked against what the point says."""
+    match = Match.objects.select_related("entry_a__pair", "entry_b__pair").get(pk=point["match_id"])
+    sides = {
+        "a": {match.entry_a.pair.player_one_id, match.entry_a.pair.player_two_id},
+        "b": {match.entry_b.pair.player_one_id, match.entry_b.pair.player_two_id},
+    }
+    own = "a" if player_id in sides["a"] else "b"
+    assert player_id in sides[own], (point, sides)
+    assert set(point["opponents"]) == sides["b" if own == "a" else "a"]
+    games = (match.games_a, match.games_b) if own == "a" else (match.games_b, match.games_a)
+    assert (point["games_for"], point["games_against"]) == games
+    return match
+
+
+def test_a_rated_match_is_named_by_the_tournament_matchs_id(after_a_bye):
+    _, matches = after_a_bye
+    played = {m.pk for m in matches}
+    for player in (matches[0].entry_a.pair.player_one_id, matches[-1].entry_b.pair.player_two_id):
+        body = client_for().get(f"{API}/players/{player}/ratings").json()
+        assert body["history"] and {h["match_id"] for h in body["history"]} <= played
+        for point in body["history"]:
+            _same_match(point, player)
+
+
+def test_head_to_head_names_the_tournament_matchs_id(after_a_bye):
+    _, matches = after_a_bye
+    first = matches[0]
+    me, them = first.entry_a.pair.player_one_id, first.entry_b.pair.player_one_id
+    body = client_for().get(f"{API}/players/{me}/head-to-head?other={them}").json()
+    assert first.pk in {h["match_id"] for h in body["history"]}
+    for point in body["history"]:
+        assert them in point["opponents"]
+        _same_match(point, me)

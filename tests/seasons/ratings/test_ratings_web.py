@@ -9,7 +9,9 @@ import pytest
 
 from seasons.ratings.models import RankingRow, RankingSettings
 from seasons.ratings.services import ratings_rebuild
+from tests.factories import MatchFactory
 from tests.seasons.ratings.ratings_data import season
+from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +107,20 @@ def test_unknown_penas_and_players_are_404_pages(client, rated):
     assert client.get("/jugadores/999999/").status_code == 404
     page = client.get("/penas/no-existe/ranking/?pagina=x")
     assert page.status_code == 404 and "no-existe" in page.content.decode()
+
+
+def test_the_ratings_pages_link_each_match_on_its_rounds_page(client):
+    """Issue 23 #5: a rated match is named by the tournament match's id; its link goes to the
+    round's page, at that match."""
+    MatchFactory(kind=Match.Kind.BYE, status=Match.Status.CONFIRMED, entry_b=None)  # unrated
+    _, matches = season(rounds=2, pairs=4, seed=5)
+    ratings_rebuild()
+    first = matches[0]
+    me, them = first.entry_a.pair.player_one_id, first.entry_b.pair.player_one_id
+    t = first.round.phase.tournament
+    where = f"/torneos/{t.club.slug}/{t.slug}/rondas/{first.round_id}/"
+    for path in (f"/jugadores/{me}/", f"/jugadores/{me}/contra/{them}/"):
+        html = client.get(path).content.decode()
+        assert f'href="{where}#partida-{first.pk}"' in html, path
+    round_page = client.get(where).content.decode()
+    assert f'id="partida-{first.pk}"' in round_page

@@ -35,7 +35,7 @@ from config.queue import enqueue_on_commit
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Match, ResultSubmission
 from tournaments.selectors.prepared import PreparedInsert, PreparedUpdate
-from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot
+from tournaments.selectors.results import MATCH_RELATIONS, match_snapshot, result_figures
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -247,16 +247,15 @@ def mark_started(match: Match) -> None:
 
 
 def set_result(match: Match, summary: dict, *, kind: str) -> None:
-    """Copy the engine's state into the match's columns and confirm it."""
-    games = summary["games"]
+    """Copy the engine's state into the match's columns (``result_figures``: an archive's
+    import checks the columns against it the same way) and confirm it."""
+    figures = result_figures(summary)
     match.status = Match.Status.CONFIRMED
     match.kind = kind
-    match.winner_id = match.entry_a_id if summary["winner"] == "A" else match.entry_b_id
-    match.games_a = sum(1 for g in games if g["winner"] == "A")
-    match.games_b = sum(1 for g in games if g["winner"] == "B")
-    match.vacas_a, match.vacas_b = summary["vacas"]["A"], summary["vacas"]["B"]
-    match.stones_a = sum(g["stones"]["A"] for g in games) + summary["stones"]["A"]
-    match.stones_b = sum(g["stones"]["B"] for g in games) + summary["stones"]["B"]
+    match.winner_id = match.entry_a_id if figures.winner == "A" else match.entry_b_id
+    match.games_a, match.games_b = figures.games
+    match.vacas_a, match.vacas_b = figures.vacas
+    match.stones_a, match.stones_b = figures.stones
     match.result = summary
     match.confirmed_at = timezone.now()
 

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Conflict, Invalid
-from scoring import GameEntry, record_games
+from scoring import GameEntry, RuleSet, record_games
 from scoring.jsonio import state_to_json
 from tournaments.models import LatePenalty, Match
 from tournaments.selectors.results import match_rules, match_running_score, match_snapshot
@@ -72,11 +72,8 @@ def match_forfeit(
         check_version(locked, version)
         check_playable(locked)
         check_not_confirmed(locked)
-        rules = match_rules(match=locked)
         present = 1 if absent_side == SIDE_A else 0
-        stones = (rules.stones_per_game, 0) if present == 0 else (0, rules.stones_per_game)
-        games = [GameEntry(stones, present)] * (rules.games_per_vaca * rules.vacas_per_match)
-        summary = state_to_json(record_games(rules, games, complete=True))
+        summary = forfeit_summary(match_rules(match=locked), present)
         old = match_snapshot(locked)
         set_result(locked, summary, kind=Match.Kind.FORFEIT)
         queue_result_confirmed(locked)
@@ -90,6 +87,15 @@ def match_forfeit(
             device=device,
             extra={"absent_side": absent_side},
         )
+
+
+def forfeit_summary(rules: RuleSet, present: int) -> dict:
+    """The result of a walkover for side ``present`` (0 A, 1 B), as the engine stores it:
+    every game a match needs, each at the target to 0 (an archive's import checks a forfeit's
+    stored result against it)."""
+    stones = (rules.stones_per_game, 0) if present == 0 else (0, rules.stones_per_game)
+    games = [GameEntry(stones, present)] * (rules.games_per_vaca * rules.vacas_per_match)
+    return state_to_json(record_games(rules, games, complete=True))
 
 
 def match_double_loss(

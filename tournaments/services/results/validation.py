@@ -22,7 +22,7 @@ from typing import Any
 from config.errors import Invalid
 from scoring import MatchState, RuleSet, record_games
 from scoring.jsonio import games_from_json, state_to_json
-from tournaments.models import Match
+from tournaments.models import LatePenalty, Match
 from tournaments.selectors.results import (
     first_mano_position,
     fold_hands,
@@ -33,13 +33,16 @@ from tournaments.selectors.results import (
 from tournaments.services.results.common import RECORDED
 
 
-def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
+def result_state(
+    match: Match, payload: Any, *, penalties: list[LatePenalty] | None = None
+) -> tuple[dict, dict]:
     """Validate a finished result; returns (payload to store, engine state as JSON).
 
     ``{"games": [...]}``: each game's final stones (or only its winner), checked with
     scoring.record_games(complete=True). ``{"hands": [...]}``: the hands from the first, folded
     with scoring.play_match; ``{"hands": "recorded"}``: the hands recorded at this table. In
-    every form the games a late pair lost come first (see match_penalty_games).
+    every form the games a late pair lost come first (see match_penalty_games; ``penalties``:
+    the match's late penalties when the caller holds them, as an archive's import does).
     """
     if not isinstance(payload, dict):
         raise Invalid("The result is an object with 'games' or 'hands'.", code="result_not_object")
@@ -52,10 +55,10 @@ def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
             code="result_format",
         )
     rules = match_rules(match=match)
-    penalties = match_penalty_games(match=match, rules=rules)
+    lost = match_penalty_games(match=match, rules=rules, penalties=penalties)
     if "games" in payload:
         games = games_from_json(payload["games"])
-        state = record_games(rules, [*penalties, *games], complete=True)
+        state = record_games(rules, [*lost, *games], complete=True)
         return {"games": payload["games"]}, state_to_json(state)
     raw = payload["hands"]
     stored: dict[str, Any] = {"hands": raw}
@@ -68,7 +71,7 @@ def result_state(match: Match, payload: Any) -> tuple[dict, dict]:
             "recorded at this table.",
             code="hands_format",
         )
-    state, _ = fold_hands(rules, first_mano_position(match), penalties, hand_records(rules, raw))
+    state, _ = fold_hands(rules, first_mano_position(match), lost, hand_records(rules, raw))
     if not state.finished:
         raise _unfinished(rules, state)
     return stored, state_to_json(state)

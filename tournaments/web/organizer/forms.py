@@ -1,8 +1,12 @@
 """Forms of the organizer's desk: they read what a person typed into plain values.
 
 Responsible for: field types, required fields and the one text format of this area — a
-result typed as the final piedras of each juego ("40-32, 27-40, 40-11"), which becomes the
-``{"games": [{"stones": [A, B]}, …]}`` payload the results services take.
+result typed as the final piedras of each juego ("40-32, 27-40, 40-11"; a juego won by an
+órdago as its piedras when it was accepted and who won it: "24-18 órdago B"; one known only
+by its winner, as a table may enter it: "gana B"), which becomes
+the ``{"games": [{"stones": [A, B]}, {"stones": [A, B], "winner": "B", "ordago": true}, …]}``
+payload the results services take, the same a table's phone and the API send; and that text
+written back from a stored result (``games_text``), so a correction starts from it.
 
 Must not: decide a rule (whether a result ends the partida, whether a pair may check in, how
 many rounds a phase needs): the services and scoring/ do, and the views show their errors.
@@ -35,7 +39,33 @@ SIDES = [("a", _("Pareja A")), ("b", _("Pareja B"))]
 # A game as "40-32" (A first); an en dash, a colon or spaces around the dash are fine too. The
 # engine says which stones a game can end with (a bet has no ceiling, so a game may end in four
 # or five digits: scoring.RuleSet.max_game_stones); the pattern only reads numbers.
-GAME_RE = re.compile(r"^\s*(\d{1,12})\s*[-–—:/]\s*(\d{1,12})\s*$")
+# Won by an órdago: "24-18 órdago B" (the piedras when it was accepted, then who won it; the
+# Basque "hordago", no accent, brackets or a colon are fine too).
+GAME_RE = re.compile(
+    r"^\s*(\d{1,12})\s*[-–—:/]\s*(\d{1,12})\s*"
+    r"(?:\(?\s*(h?[oó]rdago)\b\s*:?\s*([ab])?\s*\)?)?\s*$",
+    re.IGNORECASE,
+)
+# A game a table entered by its winner only (no piedras): "gana B".
+WINNER_RE = re.compile(r"^\s*gana\s+([ab])\s*$", re.IGNORECASE)
+#: the word a game won by an órdago is marked with, in the text the form shows
+ORDAGO_WORD = "órdago"
+
+
+def games_text(games: list[dict], *, target: int) -> str:
+    """The games of a stored result (scoring's JSON: stones, winner, ordago) as the text the
+    form reads back: "24-18 órdago A, 12-32 órdago A, 40-38"; a game nobody took to
+    ``target`` without an órdago was entered by its winner only: "gana B"."""
+    parts = []
+    for game in games:
+        stones, winner = game["stones"], game["winner"]
+        if game.get("ordago"):
+            parts.append(f"{stones['A']}-{stones['B']} {ORDAGO_WORD} {winner}")
+        elif max(stones["A"], stones["B"]) < target:
+            parts.append(f"gana {winner}")
+        else:
+            parts.append(f"{stones['A']}-{stones['B']}")
+    return ", ".join(parts)
 
 
 def new_key() -> str:
@@ -513,7 +543,10 @@ class VersionForm(Form):
 class GamesForm(VersionForm):
     games = forms.CharField(
         label=_("Piedras de cada juego (pareja A - pareja B)"),
-        help_text=_("Por ejemplo: 40-32, 27-40, 40-11"),
+        help_text=_(
+            "Por ejemplo: 40-32, 27-40, 40-11. Un juego ganado con un órdago: las piedras "
+            "cuando se aceptó y quién lo ganó, como 24-18 órdago B."
+        ),
         max_length=400,
         widget=forms.TextInput(attrs={"placeholder": "40-32, 27-40, 40-11", "autocomplete": "off"}),
     )
@@ -522,16 +555,32 @@ class GamesForm(VersionForm):
         text = self.cleaned_data["games"]
         games = []
         for number, part in enumerate(p for p in re.split(r"[,;\n]+", text) if p.strip()):
+            only = WINNER_RE.match(part)
+            if only is not None:
+                games.append({"winner": only[1].upper()})
+                continue
             found = GAME_RE.match(part)
             if found is None:
                 raise forms.ValidationError(
                     _(
                         "No entiendo el juego %(number)s («%(text)s»): escribe las piedras de "
-                        "la pareja A y de la pareja B, como 40-32."
+                        "la pareja A y de la pareja B, como 40-32 (y si se ganó con un órdago, "
+                        "quién lo ganó: 24-18 órdago B)."
                     ),
                     params={"number": number + 1, "text": part.strip()},
                 )
-            games.append({"stones": [int(found[1]), int(found[2])]})
+            game: dict = {"stones": [int(found[1]), int(found[2])]}
+            if found[3]:
+                if not found[4]:
+                    raise forms.ValidationError(
+                        _(
+                            "El juego %(number)s («%(text)s») se ganó con un órdago: di quién "
+                            "lo ganó, A o B, como 24-18 órdago B."
+                        ),
+                        params={"number": number + 1, "text": part.strip()},
+                    )
+                game.update(winner=found[4].upper(), ordago=True)
+            games.append(game)
         if not games:
             raise forms.ValidationError(_("Escribe las piedras de al menos un juego."))
         return games

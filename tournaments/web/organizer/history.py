@@ -171,7 +171,7 @@ def audit_rows(match: Match) -> list[dict]:
             "when": row.created_at,
             "action": AUDIT_ACTIONS.get(row.action, row.action),
             "side": _side_text(row.new, trios=trios),
-            "who": row.actor.get_username() if row.actor else "",
+            "who": row.actor_shown or "",
             "via": VIA_LABELS.get(row.via, row.via),
             "old": _state_text(row.old, trios=trios),
             "new": _state_text(row.new, trios=trios),

@@ -3,7 +3,8 @@
 Responsible for: the partida's page (the official result, each pair's version when they
 disagree, the late penalties, the audit trail) and its writes: the organizer's result, confirming
 a pair's version, resolving a dispute by choosing a version or writing the official result,
-correcting a confirmed result, a no-show (forfeit) and lateness. Every write sends the version
+correcting a confirmed result (its field starts with the stored result, a juego won by an
+órdago marked as such), a no-show (forfeit) and lateness. Every write sends the version
 the page showed and an idempotency key, so a double tap or a stale page records nothing twice;
 a failed write shows the page again with the current state and what was typed.
 
@@ -70,6 +71,12 @@ def match_detail(
     page_forms = {
         name: form_class(initial=initial, prefix=name) for name, form_class in MATCH_FORMS.items()
     }
+    if match.status == Match.Status.CONFIRMED and match.result:
+        # a correction starts from the stored result, órdagos marked (the games a late pair
+        # lost are not typed: the services add them again)
+        page_forms["correct"] = forms.GamesForm(
+            initial={**initial, "games": _typed_games(match)}, prefix="correct"
+        )
     if bound is not None:
         name, data = bound
         data = data.copy()
@@ -117,6 +124,17 @@ def match_detail(
         "playable": match.kind != Match.Kind.BYE and match.entry_b_id is not None,
     }
     return render(request, "organizer/match.html", context, status=status)
+
+
+def _typed_games(match: Match) -> str:
+    """The stored result's games as an organizer types them (forms.games_text): without those
+    a late pair lost before the first game (the results services put them first again)."""
+    rules = result_selectors.match_rules(match=match)
+    lost = result_selectors.match_penalty_games(
+        match=match, rules=rules, penalties=list(match.late_penalties.all())
+    )
+    games = match.result.get("games", [])[len(lost) :]
+    return forms.games_text(games, target=rules.stones_per_game)
 
 
 def _named(match: Match, done: str) -> str:
