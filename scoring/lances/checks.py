@@ -25,14 +25,8 @@ from typing import Any
 from scoring.betting import MAX_BET, SIDE_NAMES, Outcome
 from scoring.cards import HandValue
 from scoring.errors import DeclarationError, FormatError, Phrase, lance_term, shown, team_term
-from scoring.hand import (
-    _PARES_TERMS,
-    JUEGO_NONE,
-    JUEGO_OTHER,
-    Declarations,
-    _juego_points,
-    declarations_from_cards,
-)
+from scoring.hand import JUEGO_NONE, JUEGO_OTHER, Declarations, declarations_from_cards
+from scoring.hand.seats import _PARES_TERMS, _juego_points
 from scoring.lances.points import (
     HOWS,
     JUEGO_BONUSES,

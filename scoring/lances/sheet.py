@@ -28,15 +28,8 @@ from dataclasses import dataclass
 from scoring.betting import MAX_BET, SIDE_NAMES
 from scoring.cards import HandValue
 from scoring.errors import CardError, DeclarationError, lance_term, seat_term, shown
-from scoring.hand import (
-    PERETE_RANKS,
-    SEAT_NAMES,
-    Declarations,
-    HandScore,
-    ScoreEvent,
-    _check_declarations,
-    _check_perete_declared,
-)
+from scoring.hand import PERETE_RANKS, SEAT_NAMES, Declarations, HandScore, ScoreEvent
+from scoring.hand.declared import _check_declarations, _check_perete_declared
 from scoring.lances.checks import _check_point, _held_sides, _holdings, _lance_names, _outcome
 from scoring.lances.points import (
     _ORDER,
