@@ -8,7 +8,8 @@ winner taken from the cards when given (a declared winner must agree), else decl
 derived from the declarations (a better pares, juego or punto), and not needed when an órdago
 accepted in a later lance ends the game; a declared winner must be a pair that can have won.
 The checks of declarations other modules reuse are here too: ``check_punto_declared`` (every
-form), ``_check_declarations`` and ``_check_perete_declared`` (lance points).
+form), ``_check_declarations``, ``_check_perete_declared`` and ``_check_perete_held`` (lance
+points; the last also for the tío Perete in score.py).
 
 Must not: score a lance (events.py) or read cards (values.py).
 
@@ -43,6 +44,7 @@ from scoring.hand.seats import (
     JUEGO_REAL,
     JUEGO_VALUES,
     LANCES,
+    PERETE_RANKS,
     SEAT_NAMES,
     _best_seat,
     _juego_points,
@@ -278,17 +280,9 @@ def _check_not_played_winners(
                 lance=lance_term(name),
             )
         best = _best_seat(cards, key, seats)
-        if best % 2 != declared:
-            raise DeclarationError(
-                "Pareja {declared} was entered as the winner of {lance}, but the cards say "
-                "otherwise: {reason}.",
-                code="winner_contradicts_cards",
-                lance=lance_term(name),
-                declared=SIDE_NAMES[declared],
-                reason=LanceResult(
-                    name, Outcome.PASO, best % 2, best, cards, tuple(seats)
-                ).explanation,
-            )
+        _check_declared_winner(
+            decl, name, LanceResult(name, Outcome.PASO, best % 2, best, cards, tuple(seats))
+        )
 
 
 def _check_perete_declared(rules: RuleSet, decl: Declarations) -> None:
@@ -307,6 +301,19 @@ def _check_perete_declared(rules: RuleSet, decl: Declarations) -> None:
         )
     if len(set(decl.perete)) != len(decl.perete):
         raise DeclarationError("A seat shows the tío Perete once a hand.", code="perete_twice")
+
+
+def _check_perete_held(seats: tuple[int, ...], cards: tuple[HandValue, ...]) -> None:
+    """Each seat declared as showing the tío Perete holds 4-5-6-7 (a hand scored by its
+    betting, or written as lance points)."""
+    for seat in seats:
+        if cards[seat].ranks != PERETE_RANKS:
+            raise DeclarationError(
+                "The {seat} was entered as showing the tío Perete (4-5-6-7), but holds {holds}.",
+                code="perete_contradicts_cards",
+                seat=seat_term(SEAT_NAMES[seat]),
+                holds="-".join(str(r) for r in cards[seat].ranks),
+            )
 
 
 def _check_declarations(rules: RuleSet, decl: Declarations) -> None:

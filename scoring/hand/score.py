@@ -23,8 +23,8 @@ from dataclasses import replace
 from scoring._speedup import load as load_speedup
 from scoring.betting import Action, resolve
 from scoring.cards import PACKED_SHIFTS, PACKED_WIDTHS
-from scoring.errors import DeclarationError, seat_term
-from scoring.hand.declared import _check_perete_declared, _score_declared
+from scoring.errors import DeclarationError
+from scoring.hand.declared import _check_perete_declared, _check_perete_held, _score_declared
 from scoring.hand.events import (
     _check_nothing_after_ordago,
     _hand_score,
@@ -33,7 +33,7 @@ from scoring.hand.events import (
     _score_lance,
 )
 from scoring.hand.record import HandRecord, HandScore, ScoreEvent
-from scoring.hand.seats import _ALL_SEATS, _SEATS_OF, LANCES, PERETE_RANKS, SEAT_NAMES
+from scoring.hand.seats import _ALL_SEATS, _SEATS_OF, LANCES, PERETE_RANKS
 from scoring.rules import Form, RuleSet
 
 _PAIRS = Form.PAIRS
@@ -180,20 +180,12 @@ def _score_with_perete(rules: RuleSet, record: HandRecord) -> HandScore:
         _check_perete_declared(rules, decl)
         record = HandRecord(record[0], cards, replace(decl, perete=()))
     score = score_hand(_without_perete(rules), record)
-    held = tuple(s for s in range(4) if cards[s].ranks == PERETE_RANKS) if cards else ()
     if decl is not None:
         seats = decl.perete
-        for seat in seats:
-            if cards is not None and seat not in held:
-                raise DeclarationError(
-                    "The {seat} was entered as showing the tío Perete (4-5-6-7), but holds "
-                    "{holds}.",
-                    code="perete_contradicts_cards",
-                    seat=seat_term(SEAT_NAMES[seat]),
-                    holds="-".join(str(r) for r in cards[seat].ranks),
-                )
+        if cards is not None:
+            _check_perete_held(seats, cards)
     else:
-        seats = held
+        seats = tuple(s for s in range(4) if cards[s].ranks == PERETE_RANKS) if cards else ()
     if not seats:
         return score
     perete = tuple(ScoreEvent("perete", seat % 2, 1, "perete") for seat in sorted(seats))

@@ -27,9 +27,13 @@ from dataclasses import dataclass
 
 from scoring.betting import MAX_BET, SIDE_NAMES
 from scoring.cards import HandValue
-from scoring.errors import CardError, DeclarationError, lance_term, seat_term, shown
-from scoring.hand import PERETE_RANKS, SEAT_NAMES, Declarations, HandScore, ScoreEvent
-from scoring.hand.declared import _check_declarations, _check_perete_declared
+from scoring.errors import CardError, DeclarationError, lance_term, shown
+from scoring.hand import PERETE_RANKS, Declarations, HandScore, ScoreEvent
+from scoring.hand.declared import (
+    _check_declarations,
+    _check_perete_declared,
+    _check_perete_held,
+)
 from scoring.lances.checks import _check_point, _held_sides, _holdings, _lance_names, _outcome
 from scoring.lances.points import (
     _ORDER,
@@ -40,7 +44,6 @@ from scoring.lances.points import (
     _table,
     minimum_hand,
 )
-from scoring.messages import Term
 from scoring.rules import RuleSet
 from scoring.table import TableLance, TableScore
 from scoring.table import _check_against_cards as _check_table_against_cards
@@ -267,25 +270,12 @@ def _perete_events(rules: RuleSet, points: LancePoints) -> tuple[ScoreEvent, ...
     if points.declarations is not None:
         seats = points.declarations.perete
         if points.cards is not None:
-            for seat in seats:
-                if points.cards[seat].ranks != PERETE_RANKS:
-                    raise DeclarationError(
-                        "The {seat} was entered as showing the tío Perete (4-5-6-7), but holds "
-                        "{holds}.",
-                        code="perete_contradicts_cards",
-                        seat=_seat_term(seat),
-                        holds="-".join(str(r) for r in points.cards[seat].ranks),
-                    )
+            _check_perete_held(seats, points.cards)
     elif points.cards is not None:
         seats = tuple(s for s in range(4) if points.cards[s].ranks == PERETE_RANKS)
     else:
         seats = ()
     return tuple(ScoreEvent("perete", s % 2, 1, "perete") for s in sorted(seats))
-
-
-def _seat_term(seat: int) -> Term:
-    """A seat of the four (the pairs form) as a message names it."""
-    return seat_term(SEAT_NAMES[seat])
 
 
 def _score_totals(

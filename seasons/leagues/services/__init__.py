@@ -30,9 +30,9 @@ Choices:
   confirmed with no winner, so its round can close; both lose, as a walkover lost).
 
 Its modules: checks.py (what every write shares: the league locked and its caller checked,
-the organizer's values checked), league.py (a league and its calendar, its points and
-tiebreaks), divisions.py, jornadas.py (a jornada's draw, publishing and closing),
-postponements.py, next_season.py.
+the organizer's values checked, the audit of a league-wide change), league.py (a league and
+its calendar, its points and tiebreaks), divisions.py, jornadas.py (a jornada's draw,
+publishing and closing), postponements.py, next_season.py.
 
 Must not: compute standings (table.py) or touch a result but through tournaments' services.
 

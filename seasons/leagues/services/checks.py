@@ -1,14 +1,16 @@
-"""The checks every write of the leagues shares.
+"""What every write of the leagues shares: its checks, and the audit of a league-wide change.
 
 Responsible for: the league row locked for a write and its caller checked (an organizer of the
 league's peña; somebody who may not see a private league gets NotFound), and what an organizer
 types checked and tidied before anything is written — a text's spaces and length, a league's
 name and season, league points (0 to ``MAX_POINTS``), the tiebreaks (seasons.leagues.table's),
 a calendar (at most ``MAX_JORNADAS`` dates, going forward), a list of ids, the peña's players a
-league names — and a slug no league of the peña holds (for a league of pairs, or of peñas in
-seasons.leagues.teams).
+league names — a slug no league of the peña holds (for a league of pairs, or of peñas in
+seasons.leagues.teams), and a change of the whole league audited on each division's
+tournament.
 
-Must not: write a row (the other modules of this package do, each in its own transaction).
+Must not: write a league's rows (the other modules of this package do, each in its own
+transaction).
 
 Terms: liga, temporada, jornada, peña, desempate (tiebreak).
 """
@@ -26,7 +28,8 @@ from clubs import roles
 from clubs.models import Club, Player
 from config.errors import Invalid, NotFound
 from seasons.leagues import selectors, table
-from seasons.leagues.models import League
+from seasons.leagues.models import Division, League
+from tournaments.models import AuditEntry
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -43,6 +46,25 @@ def _lock_league(league: League, actor: User) -> League:
         raise selectors.league_not_found(league.pk)
     roles.require_organizer(actor, locked.club)
     return locked
+
+
+def _audit_divisions(
+    league: League, *, action: str, actor: User, via: str, old: Any, new: Any = None
+) -> None:
+    """A change of the whole league, audited on the tournament of each of its divisions."""
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            tournament_id=tournament_id,
+            action=action,
+            actor=actor if actor is not None and actor.is_authenticated else None,
+            via=via,
+            old=old,
+            new=new,
+        )
+        for tournament_id in Division.objects.filter(league=league).values_list(
+            "tournament_id", flat=True
+        )
+    )
 
 
 def tidy_text(value: Any, *, field: str, max_length: int) -> str:

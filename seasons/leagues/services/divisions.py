@@ -26,12 +26,13 @@ from config.errors import Conflict, Invalid, NotFound
 from seasons.leagues.models import Division, Jornada, League
 from seasons.leagues.services.checks import (
     User,
+    _audit_divisions,
     _ids,
     _league_players,
     _lock_league,
     tidy_text,
 )
-from tournaments.models import AuditEntry, Entry, Match, Phase, ResultSubmission, Tournament
+from tournaments.models import Entry, Match, Phase, ResultSubmission, Tournament
 from tournaments.services import registration as registration_services
 from tournaments.services import rounds as rounds_services
 from tournaments.services import tournaments as tournament_services
@@ -184,17 +185,12 @@ def division_remove(*, league: League, actor: User, division_id: int, via: str =
         for below in Division.objects.filter(league=league, level__gt=level).order_by("level"):
             below.level -= 1
             below.save(update_fields=["level"])
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
-                tournament_id=tournament_id,
-                action="league_division_removed",
-                actor=actor if actor is not None and actor.is_authenticated else None,
-                via=via,
-                old={"division": name, "level": level},
-            )
-            for tournament_id in Division.objects.filter(league=league).values_list(
-                "tournament_id", flat=True
-            )
+        _audit_divisions(
+            league,
+            action="league_division_removed",
+            actor=actor,
+            via=via,
+            old={"division": name, "level": level},
         )
 
 

@@ -22,9 +22,10 @@ from clubs import roles
 from clubs.models import Club
 from config.errors import Invalid
 from seasons.leagues import selectors
-from seasons.leagues.models import Division, Jornada, League
+from seasons.leagues.models import Jornada, League
 from seasons.leagues.services.checks import (
     User,
+    _audit_divisions,
     _dates,
     _lock_league,
     _points,
@@ -32,7 +33,6 @@ from seasons.leagues.services.checks import (
     free_slug,
     name_and_season,
 )
-from tournaments.models import AuditEntry
 
 
 def league_create(
@@ -154,17 +154,12 @@ def league_rules_update(*, league: League, actor: User, via: str = "api", **chan
                 "A win must give more league points than a loss.", code="league_points_order"
             )
         league.save(update_fields=list(new))
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
-                tournament_id=tournament_id,
-                action="league_rules_changed",
-                actor=actor if actor is not None and actor.is_authenticated else None,
-                via=via,
-                old={name: old[name] for name in new},
-                new=new,
-            )
-            for tournament_id in Division.objects.filter(league=league).values_list(
-                "tournament_id", flat=True
-            )
+        _audit_divisions(
+            league,
+            action="league_rules_changed",
+            actor=actor,
+            via=via,
+            old={name: old[name] for name in new},
+            new=new,
         )
     return league
