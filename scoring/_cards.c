@@ -3,7 +3,7 @@
  * hand_values(hands, values) parses four players' cards in the compact text form ("Ro Rc 7e
  * 1b") and takes each hand's value from scoring.cards.multiset_values(kings, real_31).
  *
- * situations(p0, p1, p2, p3, common) is scoring.hand._situations_py: which seat has the best
+ * situations(p0, p1, p2, p3, common) is scoring.hand.score._situations_py: which seat has the best
  * cards in each lance and what each seat holds in pares and juego, from HandValue.packed.
  *
  * bets_key(bets) names a betting given as JSON with one str, for scoring/jsonio.py's memo.
@@ -199,7 +199,7 @@ PyDoc_STRVAR(situations_doc,
 "situations(packed0, packed1, packed2, packed3, common, /)\n"
 "--\n"
 "\n"
-"What scoring.hand._situations_py returns, or None.\n"
+"What scoring.hand.score._situations_py returns, or None.\n"
 "\n"
 "The four hands in seat order from mano, as their HandValue.packed, and bits that are the same\n"
 "for every lance (from bit 12 up). Returns one int per lance (grande, chica, pares, juego or\n"
@@ -398,9 +398,9 @@ PyDoc_STRVAR(module_doc,
 "\n"
 "hand_values(hands, values) parses four hands in the compact card form (Ro Rc 7e 1b) and\n"
 "returns their values (scoring.cards.multiset_values) or None; situations()\n"
-"says who has the best cards in each lance (scoring.hand._situations_py); bets_key() names\n"
-"a betting for scoring.jsonio's memo. On None the\n"
-"pure-Python path does the work and explains any error. scoring/cards.py and scoring/hand.py\n"
+"says who has the best cards in each lance (scoring.hand.score._situations_py); bets_key()\n"
+"names a betting for scoring.jsonio's memo. On None the\n"
+"pure-Python path does the work and explains any error. scoring/cards.py and scoring/hand/\n"
 "hold the rules; the engine works the same without this module.");
 
 static struct PyModuleDef cards_module = {

@@ -4,11 +4,11 @@ Responsible for: finding scoring._cards (scoring/_cards.c, compiled by the proje
 where a C compiler is found; pyproject.toml marks it optional) and honouring
 SCORING_PURE_PYTHON=1, which keeps the engine in Python even where it is built.
 
-Must not: hold a rule. The C only does what cards.py, hand.py and jsonio.py also do in Python,
+Must not: hold a rule. The C only does what cards.py, hand/ and jsonio.py also do in Python,
 for the plain common case, and hands anything else back; the results are the same either way
 (tests/scoring runs both).
 
-Terms: none of the game's; see cards.py and hand.py.
+Terms: none of the game's; see cards.py and hand/.
 """
 
 from __future__ import annotations

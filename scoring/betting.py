@@ -5,7 +5,7 @@ Responsible for: reading the sequence of actions said in one lance (paso, envido
 lance's betting ended: en paso, querido (for how many stones), no querido (the deje and who
 takes it) or an órdago accepted.
 
-Must not: decide who has the best cards or add stones to a game (hand.py and match.py do).
+Must not: decide who has the best cards or add stones to a game (scoring.hand and match.py do).
 
 Who speaks: seats are numbered from mano (0 mano, 1, 2 mano's partner, 3 postre). Seats 0 and 2
 are the pareja mano (side 0), seats 1 and 3 the pareja postre (side 1). Pasos are said in seat

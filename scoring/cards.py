@@ -5,7 +5,7 @@ rey), the compact text form of a card, parsing a player's four cards, and evalua
 grande, chica, pares and juego/punto under 8 or 4 reyes and the 31 real option (the variants
 that ask for a suit are checked on the cards themselves: ``suited_real``).
 
-Must not: decide who wins a lance between players (hand.py does, with seat order), or score.
+Must not: decide who wins a lance between players (scoring.hand does, with seat order), or score.
 
 Text form of a card: the rank then the suit, case-insensitive.
 - rank: ``1``/``A`` (as), ``2`` … ``7``, ``S``/``10`` (sota), ``C``/``11`` (caballo),

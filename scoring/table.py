@@ -69,8 +69,6 @@ from scoring.errors import (
     team_term,
 )
 from scoring.hand import (
-    _JUEGO_BONUS,
-    _PARES_TERMS,
     JUEGO_NONE,
     JUEGO_OTHER,
     JUEGO_REAL,
@@ -80,10 +78,9 @@ from scoring.hand import (
     Declarations,
     HandRecord,
     ScoreEvent,
-    _juego_points,
-    _juego_words,
     check_punto_declared,
 )
+from scoring.hand.seats import _JUEGO_BONUS, _PARES_TERMS, _juego_points, _juego_words
 from scoring.messages import Term
 from scoring.rules import Form, Real31, RuleSet
 

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from scoring import hand, jsonio
+from scoring import jsonio
+from scoring.hand import C_SPEEDUP, score, values
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -24,14 +25,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="module")  # not per test: hypothesis refuses function-scoped fixtures
 def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
-    if request.param == "c" and not hand.C_SPEEDUP:
+    if request.param == "c" and not C_SPEEDUP:
         pytest.skip("the C speed-up is not built here")
     if request.param == "c":
         yield "c"
         return
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hand, "_c_hand_values", None)
-        patch.setattr(hand, "_situations", None)
+        patch.setattr(values, "_c_hand_values", None)
+        patch.setattr(score, "_situations", None)
         patch.setattr(jsonio, "_c_bets_key", None)
         patch.setenv("SCORING_PURE_PYTHON", "1")  # for `python -m scoring` subprocesses
         yield "python"

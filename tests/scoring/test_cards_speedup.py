@@ -9,7 +9,7 @@ explains any error):
   give (``reference`` below, from ``CARD_CODES``, ``DECK_MASK`` and ``multiset_table``), and on
   any input at all it returns None or that same answer, and never raises;
 - ``situations(p0, p1, p2, p3, common)`` says who has the best cards in each lance: the same as
-  ``scoring.hand._situations_py`` and as a reference written from the rules;
+  ``scoring.hand.score._situations_py`` and as a reference written from the rules;
 - ``bets_key(bets)`` names a betting given as JSON: two bettings share a key exactly when they
   are the same.
 
@@ -49,7 +49,7 @@ from scoring.cards import (
     multiset_table,
     multiset_values,
 )
-from scoring.hand import _situations_py
+from scoring.hand.score import _situations_py
 from scoring.rules import Real31
 
 try:

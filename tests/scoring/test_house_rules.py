@@ -163,6 +163,9 @@ def test_a_declared_tio_perete_must_be_played_and_held():
     with pytest.raises(ScoringError) as error:
         run({"rules": {"tio_perete": True}, "hand": {"declarations": decl, "cards": PERETE}})
     assert error.value.code == "perete_contradicts_cards"
+    assert check_spanish(error.value) == (
+        "Se ha anotado que el tercer jugador enseñó el tío Perete (4-5-6-7), pero tiene 6-5-5-4."
+    )
 
 
 def test_a_forgotten_stone_is_lost_once_the_next_hand_is_entered():

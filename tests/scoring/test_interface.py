@@ -125,9 +125,10 @@ def test_cli_errors_in_spanish(args, env):
 
 def test_each_engine_path_runs_as_named(engine_path) -> None:
     """The "python" variant of these tests really runs without the C speed-up."""
-    from scoring import hand, jsonio
+    from scoring import jsonio
+    from scoring.hand import score, values
 
-    uses_c = hand._situations is not None
+    uses_c = score._situations is not None
     assert uses_c == (engine_path == "c")
-    assert (hand._c_hand_values is not None) == uses_c
+    assert (values._c_hand_values is not None) == uses_c
     assert (jsonio._c_bets_key is not None) == uses_c

@@ -331,3 +331,21 @@ def test_rule_set_house_options_round_trip():
         {"real_31": "sota_of_suit", "real_31_suit": "oros", "tio_perete": True}
     )
     assert RuleSet.from_dict(rules.as_dict()) == rules
+
+
+def test_a_tio_perete_declared_against_the_cards_is_named_in_a_paper_hand():
+    """Lance points with both declarations and cards: a seat declared as showing the tío
+    Perete (000 «Named hands») must hold 4-5-6-7, and the error names that seat."""
+    declared = {
+        "pares": ["none", "duples", "par", "par"],
+        "juego": [31, "none", 33, "none"],
+        "perete": [1],
+    }
+    hand = {"lances": PAPER, "cards": PAPER_CARDS, "declarations": declared}
+    error = refused(hand, {"tio_perete": True})
+    assert isinstance(error, DeclarationError)
+    assert error.code == "perete_contradicts_cards"
+    assert error.message.startswith(
+        "The second was entered as showing the tío Perete (4-5-6-7), but holds "
+    )
+    check_spanish(error)
