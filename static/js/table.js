@@ -103,20 +103,41 @@
     (form.dataset.penalties || "").split(",").forEach(function (w) {
       if (w) add(w === "A" ? 0 : 1);
     });
-    var shownEmpty = false;
-    all(".t-game", form).forEach(function (row) {
+    var shownEmpty = false, wrong = 0;
+    var max = +form.dataset.max;
+    all(".t-game", form).forEach(function (row, index) {
       var inputs = row.querySelectorAll("input[type=number]");
       var a = number(inputs[0]), b = number(inputs[1]);
       var chosen = row.querySelector("input[type=radio]:checked");
       var ordago = row.querySelector("input[type=checkbox]").checked;
-      var pick = chosen ? chosen.value : "";
-      var filled = a !== null || b !== null || pick !== "" || ordago;
+      var pick = chosen && chosen.value ? (chosen.value === "A" ? 0 : 1) : null;
+      var given = a !== null || b !== null;
+      var filled = given || pick !== null || ordago;
       var state = row.querySelector(".t-game-state");
-      var winner = null;
-      if (pick) winner = pick === "A" ? 0 : 1;
-      else if (!ordago && (a || 0) >= target && (b || 0) < target) winner = 0;
-      else if (!ordago && (b || 0) >= target && (a || 0) < target) winner = 1;
-      row.classList.remove("is-won", "is-extra");
+      var stones = [a || 0, b || 0];
+      var winner = null, problem = "";
+      // the engine's reading of a game (scoring.match): what it would refuse is said here, and
+      // such a game counts for nobody
+      if (ordago) {
+        if (given && (stones[0] >= target || stones[1] >= target)) {
+          problem = fill(texts.ordago_target, { target: target });
+        } else if (pick === null) problem = texts.ordago_who;
+        else winner = pick;
+      } else if (!given) {
+        winner = pick;
+      } else if (stones[0] >= target && stones[1] >= target) {
+        problem = fill(texts.both, { target: target });
+      } else if (stones[0] < target && stones[1] < target) {
+        if (pick !== null) problem = fill(texts.short, { target: target });
+      } else {
+        var byStones = stones[0] >= target ? 0 : 1;
+        if (max && stones[byStones] > max) {
+          problem = fill(texts.too_many, { limit: max });
+        } else if (pick !== null && pick !== byStones) {
+          problem = fill(texts.contradicts, { p: byStones ? "B" : "A" });
+        } else winner = byStones;
+      }
+      row.classList.remove("is-won", "is-extra", "is-wrong");
       if (!filled) {
         state.textContent = "";
         row.hidden = decided !== null || shownEmpty;
@@ -127,12 +148,14 @@
       if (decided !== null) {
         state.textContent = texts.extra;
         row.classList.add("is-extra");
+      } else if (problem) {
+        state.textContent = problem;
+        if (problem !== texts.ordago_who) {
+          row.classList.add("is-wrong");
+          wrong = wrong || index + 1;
+        }
       } else if (winner === null) {
-        // never "sin terminar" for a game that is over: say what is missing or wrong instead
-        if (ordago) state.textContent = texts.ordago_who;
-        else if ((a || 0) >= target && (b || 0) >= target) {
-          state.textContent = fill(texts.both, { target: target });
-        } else state.textContent = texts.open;
+        state.textContent = texts.open;
       } else {
         state.textContent = fill(texts.wins, { p: winner ? "B" : "A" });
         row.classList.add("is-won");
@@ -142,8 +165,12 @@
     if (decided === null && !shownEmpty) more(form);
     if (!out) return;
     out.hidden = false;
-    out.classList.toggle("is-decided", decided !== null);
-    if (decided !== null) {
+    out.classList.toggle("is-decided", decided !== null && !wrong);
+    out.classList.toggle("is-wrong", !!wrong);
+    if (wrong) {
+      // a game that cannot end so decides nothing: no "partida decidida" past it
+      out.textContent = fill(texts.check, { game: wrong });
+    } else if (decided !== null) {
       out.textContent = fill(texts.decided, { p: decided ? "B" : "A" });
     } else {
       var line = fill(texts.games, { a: games[0], b: games[1] });
