@@ -617,9 +617,24 @@ def _team_of(position: str, pair: str) -> str:
     return TEAMS[mano_team if pair == "mano" else 1 - mano_team]
 
 
+def _lance_labels() -> dict[str, str]:
+    """What a counted event's lance is called on the page, in its language (the engine names
+    it in its own words: "hand" is a hand written as its totals alone)."""
+    return {
+        "grande": _("Grande"),
+        "chica": _("Chica"),
+        "pares": _("Pares"),
+        "juego": _("Juego"),
+        "punto": _("Punto"),
+        "perete": _("Tío Perete"),
+        "hand": _("Total de la mano"),
+    }
+
+
 def _hand_rows(match: Match) -> list[dict]:
     """Each hand recorded: who was mano, the stones each side counted and the game after it."""
     running = match_running_score(match=match)
+    labels = _lance_labels()
     rows = []
     for number, outcome in enumerate(running.outcomes, start=1):
         data = outcome_to_json(number, outcome, running.state.rules)
@@ -629,7 +644,8 @@ def _hand_rows(match: Match) -> list[dict]:
             # the pairs form names the side "pair", the other forms "side"
             team = _team_of(data["mano"], event.get("pair") or event["side"])
             got[team] += event["stones"]
-            events.append({**event, "team": team})
+            label = labels.get(event["lance"], event["lance"])
+            events.append({**event, "team": team, "label": label})
         piles = {team: amarracos(stones) for team, stones in got.items()}
         rows.append({**data, "got": got, "piles": piles, "events": events})
     return rows
