@@ -259,6 +259,20 @@
 
   var CACHE = "amarrako-table-v1";
 
+  // What this page already loaded, from the browser's cache and never from the network: asked
+  // with the cookies it has now, or without any (the first visit's page was asked before the
+  // site set its first cookie, and the page varies on cookies).
+  function loaded(url) {
+    function cached(credentials) {
+      return fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: credentials })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response;
+        });
+    }
+    return cached("same-origin").catch(function () { return cached("omit"); });
+  }
+
   function offline() {
     var script = doc.getElementById("t-script");
     if (!script || !script.dataset.sw || !("serviceWorker" in navigator)) return;
@@ -267,16 +281,23 @@
       // once the worker runs it keeps a copy of whatever it serves: nothing to fetch twice
       if (running || !window.caches) return;
       // this page and the other tab of the table, with the files they load: the worker only
-      // sees what is fetched once it runs, and it did not run when this page was loaded
-      var urls = [location.pathname].concat(all(".t-tabs a").map(function (a) {
-        return a.pathname;
+      // sees what is fetched once it runs, and it did not run when this page was loaded. Each
+      // once (this page is also its own tab's link), and what this page already loaded from
+      // the browser's cache, as the server sent it: never downloaded again
+      var here = new URL(location.pathname, location.href).href;
+      var urls = [here].concat(all(".t-tabs a").map(function (a) {
+        return new URL(a.pathname, location.href).href;
       }));
       all("link[rel=stylesheet]").forEach(function (l) { urls.push(l.href); });
       all("script[src]").forEach(function (s) { urls.push(s.src); });
-      if (script.dataset.keep) urls.push(script.dataset.keep);  // the other tab's script
+      if (script.dataset.keep) urls.push(new URL(script.dataset.keep, location.href).href);
+      urls = urls.filter(function (url, n) { return urls.indexOf(url) === n; });
       return caches.open(CACHE).then(function (cache) {
         return Promise.all(urls.map(function (url) {
-          return cache.add(url).catch(function () { /* offline now: kept from before */ });
+          return loaded(url)
+            .then(function (response) { return cache.put(url, response); })
+            .catch(function () { return cache.add(url); })  // not loaded yet: the other tab
+            .catch(function () { /* offline now: kept from before */ });
         }));
       });
     }).catch(function () { /* no worker (private mode, old browser): online only */ });
