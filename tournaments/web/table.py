@@ -651,6 +651,13 @@ def _hand_rows(match: Match) -> list[dict]:
     return rows
 
 
+def _pad_amounts(least: int) -> list[int]:
+    """The bets the pad offers in one tap besides its envido of ``least`` (the minimum envite,
+    or what its − and + set): the next three and ten, the sizes a table says most ("tres", "cinco",
+    "diez"); each is an envido when it opens a lance and a raise ("3 más") when it answers."""
+    return [least + 1, least + 2, least + 3, max(10, least + 4)]
+
+
 def _pares_choices() -> list[tuple[str, str, str]]:
     """The chips of each player's pares: (value, what a screen reader says, what the chip
     shows when shorter)."""
@@ -742,6 +749,7 @@ def _render_hands(
                 for lance in LANCES
             ],
             "amarracos": {t: amarracos(state["stones"][t]) for t in TEAMS},
+            "pad_amounts": _pad_amounts(context["rules"]["min_envite"]),
             "pares_choices": _pares_choices(),
             "juego_choices": _juego_choices(real=context["rules"]["real_31"] != "off"),
             "hand_entry": context["open"] and context["status"] in OPEN,
