@@ -1,9 +1,11 @@
 /* The anotador's pad (templates/tables/hands.html; loaded before static/js/table.js, which
  * sends the form). The page works without it: the bets are typed then. What it adds:
  * - per lance a pad that shows only what can be said next (an opening envido or órdago, then
- *   the other side's quiero, no quiero, N más, órdago; and wherever an órdago can be said,
- *   "Órdago · no quiero": the órdago and the other side's refusal in one tap), by side (a
- *   pair, or a trio at a table of six), and writes it into the lance's text
+ *   the other side's quiero, no quiero, N más, órdago), by side (a pair, or a trio at a table
+ *   of six): a bet of a usual size is one tap (Envido 3, 4, 5, 10 to open; 3, 4, 5, 10 más to
+ *   answer; − and + set any other), and wherever an órdago can be said, "Órdago · quiero" and
+ *   "Órdago · no quiero" are the órdago and the other side's answer in one tap; it writes it
+ *   into the lance's text
  *   field, the one the server reads (with the pasos before an opening bet, so that its pair
  *   also follows from the speaking order);
  * - per player a chip for pares and juego;
@@ -231,16 +233,21 @@
         var unnamed = bets.any && bets.bettor === null;
         var open = !bets.any;
         var closed = bets.ended !== null;
+        var raise = !closed && !bets.ordago && (answering || unnamed);
         var show = {
           envido: !closed && open,
-          "más": !closed && !bets.ordago && (answering || unnamed),
+          "más": raise,
+          // a bet of a usual size in one tap: an envido to open, a raise to answer
+          amount: (!closed && open) || raise,
           quiero: !closed && (answering || unnamed),
           "no quiero": !closed && (answering || unnamed),
           "órdago": !closed && !bets.ordago && (open || answering || unnamed),
-          // the bet and the other side's refusal in one tap, wherever an órdago can be said
+          // the bet and the other side's answer in one tap, wherever an órdago can be said
+          "órdago quiero": !closed && !bets.ordago && (open || answering),
           "órdago no": !closed && !bets.ordago && (open || answering)
         };
         all("button", col).forEach(function (b) { b.hidden = !show[b.dataset.act]; });
+        col.classList.toggle("is-opening", open);
         col.classList.toggle("is-waiting", !closed && !open && !answering && !unnamed);
       });
       pad.classList.toggle("is-closed", bets.ended !== null);
@@ -271,12 +278,16 @@
           seq.value = seq.value.split(",").slice(0, -1).join(",").trim();
         } else {
           var pair = button.closest("[data-pair]").dataset.pair;
+          var other = pair === "A" ? "B" : "A";
           var words = act;
           if (act === "envido" && stones !== min) words = "envido " + stones;
           if (act === "más") words = stones + " más";
-          if (act === "órdago no") {
-            words = "órdago, " + (pair === "A" ? "B" : "A") + ": no quiero";
+          if (act === "amount") {
+            var n = button.dataset.n;
+            words = betting(seq.value).any ? n + " más" : "envido " + n;
           }
+          if (act === "órdago quiero") words = "órdago, " + other + ": quiero";
+          if (act === "órdago no") words = "órdago, " + other + ": no quiero";
           var now = seq.value.trim().replace(/,\s*$/, "");
           seq.value = (now ? now + ", " : "") + pair + ": " + words;
           stones = min;

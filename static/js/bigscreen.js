@@ -9,8 +9,9 @@
  *   to the next one. A slide's [data-page] body is paged down ("y": the first row cut at the
  *   bottom comes to the top), across ("x": standings flowing in columns, two at a time) or by
  *   the pages the server cut ("p": the mesas, split evenly, one page shown at a time).
- *   The bracket's slide must fit across as well as down to stand beside the mesas; shown
- *   alone and still too big, it is scaled down to fit whole.
+ *   The bracket's slide must fit across as well as down to stand beside the mesas; its rounds
+ *   share the slide's width, and its names take two lines (.sc-tall) where that fits, else
+ *   one; shown alone and still too big, it is scaled down to fit whole.
  *   Pages are moved with a CSS transform, not by scrolling, so that a refresh of the content
  *   keeps the page that was on the screen.
  * No dependencies, no build step; without JavaScript the page reloads itself (meta refresh).
@@ -25,6 +26,7 @@
     var seconds = parseInt(root.getAttribute("data-rotate"), 10) || 12;
     var index = 0; // the slide shown when rotating
     var at = []; // the page each slide is on
+    var alone = false; // one slide on the screen at a time (or only one)
 
     function slides() {
       return Array.prototype.slice.call(root.querySelectorAll(".slide"));
@@ -99,18 +101,40 @@
       return false;
     }
 
+    function brackets(list) {
+      return list.filter(function (slide) { return slide.classList.contains("sc-bracket"); });
+    }
+
+    function tall(list, on) {
+      brackets(list).forEach(function (slide) { slide.classList.toggle("sc-tall", on); });
+    }
+
+    function scaleOf(slide, block) {
+      var title = slide.querySelector("h2");
+      var width = slide.clientWidth;
+      var height = slide.clientHeight - (title ? title.offsetHeight : 0);
+      return Math.min(1, width / block.scrollWidth, height / block.scrollHeight);
+    }
+
     // A bracket too big for its slide (a double elimination, 32 pairs) is scaled down to fit
-    // it whole, across and down: the TV has no scrolling.
+    // it whole, across and down: the TV has no scrolling. Shown alone, its names take two
+    // lines (.sc-tall) when that still fits at full size, one line otherwise.
     function fit(slide) {
       var block = slide.querySelector(".bracket-block");
       if (!block) return;
       block.style.transform = "";
+      block.style.width = "";
       if (!slide.offsetParent) return; // not shown now: measured when it is
-      var title = slide.querySelector("h2");
-      var width = slide.clientWidth;
-      var height = slide.clientHeight - (title ? title.offsetHeight : 0);
-      var scale = Math.min(1, width / block.scrollWidth, height / block.scrollHeight);
+      if (alone) {
+        slide.classList.add("sc-tall");
+        if (scaleOf(slide, block) < 1) slide.classList.remove("sc-tall");
+      }
+      var scale = scaleOf(slide, block);
       if (scale < 1) {
+        // scaled down for its height, it may be as wide as the slide at that scale: its rounds
+        // take the room (names whole) instead of leaving the right of the screen empty
+        block.style.width = slide.clientWidth / scale + "px";
+        scale = scaleOf(slide, block);
         block.style.transformOrigin = "0 0";
         block.style.transform = "scale(" + scale + ")";
       }
@@ -128,16 +152,22 @@
       list.forEach(function (slide) {
         move(slide, 0);
         var block = slide.querySelector(".bracket-block");
-        if (block) block.style.transform = "";
+        if (block) block.style.transform = block.style.width = "";
       });
       root.classList.remove("rotating");
       var fits = list.length < 2;
       // Side by side if it fits, with type a little smaller if need be; else one at a time.
-      for (var i = 0; i < SCALES.length && !fits; i++) {
-        root.style.setProperty("--scale", SCALES[i]);
-        fits = !list.some(overflows);
-      }
+      // A bracket beside the mesas gives its names two lines if that fits, else one.
+      [true, false].forEach(function (twoLines) {
+        if (fits) return;
+        tall(list, twoLines);
+        for (var i = 0; i < SCALES.length && !fits; i++) {
+          root.style.setProperty("--scale", SCALES[i]);
+          fits = !list.some(overflows);
+        }
+      });
       if (!fits || list.length < 2) root.style.setProperty("--scale", 1);
+      alone = !fits || list.length < 2;
       root.classList.toggle("rotating", !fits);
       if (index >= list.length) index = 0;
       show(list);

@@ -103,20 +103,41 @@
     (form.dataset.penalties || "").split(",").forEach(function (w) {
       if (w) add(w === "A" ? 0 : 1);
     });
-    var shownEmpty = false;
-    all(".t-game", form).forEach(function (row) {
+    var shownEmpty = false, wrong = 0;
+    var max = +form.dataset.max;
+    all(".t-game", form).forEach(function (row, index) {
       var inputs = row.querySelectorAll("input[type=number]");
       var a = number(inputs[0]), b = number(inputs[1]);
       var chosen = row.querySelector("input[type=radio]:checked");
       var ordago = row.querySelector("input[type=checkbox]").checked;
-      var pick = chosen ? chosen.value : "";
-      var filled = a !== null || b !== null || pick !== "" || ordago;
+      var pick = chosen && chosen.value ? (chosen.value === "A" ? 0 : 1) : null;
+      var given = a !== null || b !== null;
+      var filled = given || pick !== null || ordago;
       var state = row.querySelector(".t-game-state");
-      var winner = null;
-      if (pick) winner = pick === "A" ? 0 : 1;
-      else if (!ordago && (a || 0) >= target && (b || 0) < target) winner = 0;
-      else if (!ordago && (b || 0) >= target && (a || 0) < target) winner = 1;
-      row.classList.remove("is-won", "is-extra");
+      var stones = [a || 0, b || 0];
+      var winner = null, problem = "";
+      // the engine's reading of a game (scoring.match): what it would refuse is said here, and
+      // such a game counts for nobody
+      if (ordago) {
+        if (given && (stones[0] >= target || stones[1] >= target)) {
+          problem = fill(texts.ordago_target, { target: target });
+        } else if (pick === null) problem = texts.ordago_who;
+        else winner = pick;
+      } else if (!given) {
+        winner = pick;
+      } else if (stones[0] >= target && stones[1] >= target) {
+        problem = fill(texts.both, { target: target });
+      } else if (stones[0] < target && stones[1] < target) {
+        if (pick !== null) problem = fill(texts.short, { target: target });
+      } else {
+        var byStones = stones[0] >= target ? 0 : 1;
+        if (max && stones[byStones] > max) {
+          problem = fill(texts.too_many, { limit: max });
+        } else if (pick !== null && pick !== byStones) {
+          problem = fill(texts.contradicts, { p: byStones ? "B" : "A" });
+        } else winner = byStones;
+      }
+      row.classList.remove("is-won", "is-extra", "is-wrong");
       if (!filled) {
         state.textContent = "";
         row.hidden = decided !== null || shownEmpty;
@@ -127,12 +148,14 @@
       if (decided !== null) {
         state.textContent = texts.extra;
         row.classList.add("is-extra");
+      } else if (problem) {
+        state.textContent = problem;
+        if (problem !== texts.ordago_who) {
+          row.classList.add("is-wrong");
+          wrong = wrong || index + 1;
+        }
       } else if (winner === null) {
-        // never "sin terminar" for a game that is over: say what is missing or wrong instead
-        if (ordago) state.textContent = texts.ordago_who;
-        else if ((a || 0) >= target && (b || 0) >= target) {
-          state.textContent = fill(texts.both, { target: target });
-        } else state.textContent = texts.open;
+        state.textContent = texts.open;
       } else {
         state.textContent = fill(texts.wins, { p: winner ? "B" : "A" });
         row.classList.add("is-won");
@@ -142,8 +165,12 @@
     if (decided === null && !shownEmpty) more(form);
     if (!out) return;
     out.hidden = false;
-    out.classList.toggle("is-decided", decided !== null);
-    if (decided !== null) {
+    out.classList.toggle("is-decided", decided !== null && !wrong);
+    out.classList.toggle("is-wrong", !!wrong);
+    if (wrong) {
+      // a game that cannot end so decides nothing: no "partida decidida" past it
+      out.textContent = fill(texts.check, { game: wrong });
+    } else if (decided !== null) {
       out.textContent = fill(texts.decided, { p: decided ? "B" : "A" });
     } else {
       var line = fill(texts.games, { a: games[0], b: games[1] });
@@ -232,6 +259,20 @@
 
   var CACHE = "amarrako-table-v1";
 
+  // What this page already loaded, from the browser's cache and never from the network: asked
+  // with the cookies it has now, or without any (the first visit's page was asked before the
+  // site set its first cookie, and the page varies on cookies).
+  function loaded(url) {
+    function cached(credentials) {
+      return fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: credentials })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response;
+        });
+    }
+    return cached("same-origin").catch(function () { return cached("omit"); });
+  }
+
   function offline() {
     var script = doc.getElementById("t-script");
     if (!script || !script.dataset.sw || !("serviceWorker" in navigator)) return;
@@ -240,16 +281,23 @@
       // once the worker runs it keeps a copy of whatever it serves: nothing to fetch twice
       if (running || !window.caches) return;
       // this page and the other tab of the table, with the files they load: the worker only
-      // sees what is fetched once it runs, and it did not run when this page was loaded
-      var urls = [location.pathname].concat(all(".t-tabs a").map(function (a) {
-        return a.pathname;
+      // sees what is fetched once it runs, and it did not run when this page was loaded. Each
+      // once (this page is also its own tab's link), and what this page already loaded from
+      // the browser's cache, as the server sent it: never downloaded again
+      var here = new URL(location.pathname, location.href).href;
+      var urls = [here].concat(all(".t-tabs a").map(function (a) {
+        return new URL(a.pathname, location.href).href;
       }));
       all("link[rel=stylesheet]").forEach(function (l) { urls.push(l.href); });
       all("script[src]").forEach(function (s) { urls.push(s.src); });
-      if (script.dataset.keep) urls.push(script.dataset.keep);  // the other tab's script
+      if (script.dataset.keep) urls.push(new URL(script.dataset.keep, location.href).href);
+      urls = urls.filter(function (url, n) { return urls.indexOf(url) === n; });
       return caches.open(CACHE).then(function (cache) {
         return Promise.all(urls.map(function (url) {
-          return cache.add(url).catch(function () { /* offline now: kept from before */ });
+          return loaded(url)
+            .then(function (response) { return cache.put(url, response); })
+            .catch(function () { return cache.add(url); })  // not loaded yet: the other tab
+            .catch(function () { /* offline now: kept from before */ });
         }));
       });
     }).catch(function () { /* no worker (private mode, old browser): online only */ });

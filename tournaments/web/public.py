@@ -257,6 +257,9 @@ class SlotView:
     won: bool = False
     lost: bool = False
     placeholder: bool = False
+    #: a placeholder naming both pairs that may come ("A o B"): the match that decides it,
+    #: what the TV shows ("Ganador de 1-1": too long for its line, "A o B" read as decided)
+    short: str = ""
 
 
 @dataclass
@@ -651,13 +654,14 @@ def _bracket_boxes(
         if entry_id is None:
             if value["bye"]:
                 return SlotView(text=_("pase directo"), placeholder=True)
+            text = _("Ganador de %(code)s") if value["winner_of"] else _("Perdedor de %(code)s")
+            text = text % {"code": _code(source or "", double)}
             feeder = boxes.get(source or "")
             if feeder is not None and feeder.a.entry_id and feeder.b.entry_id:
                 # the match that decides it is known: its two pairs, not its code
                 names = {"a": feeder.a.text, "b": feeder.b.text}
-                return SlotView(text=_("%(a)s o %(b)s") % names, placeholder=True)
-            text = _("Ganador de %(code)s") if value["winner_of"] else _("Perdedor de %(code)s")
-            return SlotView(text=text % {"code": _code(source or "", double)}, placeholder=True)
+                return SlotView(text=_("%(a)s o %(b)s") % names, placeholder=True, short=text)
+            return SlotView(text=text, placeholder=True)
         entry = entries.get(entry_id) or {"name": "", "seed": None}
         view = SlotView(
             text=entry["name"],

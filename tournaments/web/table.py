@@ -238,6 +238,11 @@ def _js_texts(*, trios: bool = False) -> dict[str, str]:
         "open": _("sin terminar"),
         "ordago_who": _("órdago: ¿quién lo ganó?"),
         "both": _("las dos no pueden llegar a {target}"),
+        "short": _("nadie llega a {target}: si se ganó con órdago, márcalo"),
+        "too_many": _("imposible: como mucho se acaba con {limit}"),
+        "contradicts": _("las piedras dicen que gana {p}"),
+        "ordago_target": _("con órdago nadie llega a {target}"),
+        "check": _("El juego {game} no puede acabar así: corrígelo antes de enviar."),
         "extra": _("sobra: la partida ya estaba decidida"),
         "juego": _("Juego"),
         "punto": _("Punto"),
@@ -612,9 +617,24 @@ def _team_of(position: str, pair: str) -> str:
     return TEAMS[mano_team if pair == "mano" else 1 - mano_team]
 
 
+def _lance_labels() -> dict[str, str]:
+    """What a counted event's lance is called on the page, in its language (the engine names
+    it in its own words: "hand" is a hand written as its totals alone)."""
+    return {
+        "grande": _("Grande"),
+        "chica": _("Chica"),
+        "pares": _("Pares"),
+        "juego": _("Juego"),
+        "punto": _("Punto"),
+        "perete": _("Tío Perete"),
+        "hand": _("Total de la mano"),
+    }
+
+
 def _hand_rows(match: Match) -> list[dict]:
     """Each hand recorded: who was mano, the stones each side counted and the game after it."""
     running = match_running_score(match=match)
+    labels = _lance_labels()
     rows = []
     for number, outcome in enumerate(running.outcomes, start=1):
         data = outcome_to_json(number, outcome, running.state.rules)
@@ -624,10 +644,18 @@ def _hand_rows(match: Match) -> list[dict]:
             # the pairs form names the side "pair", the other forms "side"
             team = _team_of(data["mano"], event.get("pair") or event["side"])
             got[team] += event["stones"]
-            events.append({**event, "team": team})
+            label = labels.get(event["lance"], event["lance"])
+            events.append({**event, "team": team, "label": label})
         piles = {team: amarracos(stones) for team, stones in got.items()}
         rows.append({**data, "got": got, "piles": piles, "events": events})
     return rows
+
+
+def _pad_amounts(least: int) -> list[int]:
+    """The bets the pad offers in one tap besides its envido of ``least`` (the minimum envite,
+    or what its − and + set): the next three and ten, the sizes a table says most ("tres", "cinco",
+    "diez"); each is an envido when it opens a lance and a raise ("3 más") when it answers."""
+    return [least + 1, least + 2, least + 3, max(10, least + 4)]
 
 
 def _pares_choices() -> list[tuple[str, str, str]]:
@@ -721,6 +749,7 @@ def _render_hands(
                 for lance in LANCES
             ],
             "amarracos": {t: amarracos(state["stones"][t]) for t in TEAMS},
+            "pad_amounts": _pad_amounts(context["rules"]["min_envite"]),
             "pares_choices": _pares_choices(),
             "juego_choices": _juego_choices(real=context["rules"]["real_31"] != "off"),
             "hand_entry": context["open"] and context["status"] in OPEN,

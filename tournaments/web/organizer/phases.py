@@ -54,11 +54,10 @@ def phase_create(request: HttpRequest, tournament_id: int):
     else:
         initial: dict[str, Any] = {"lives": 3, "grand_final_reset": True}
         if phases:
-            initial.update(
-                name=_("Final"),
-                format=Phase.Format.SINGLE_ELIMINATION,
-                source_id=phases[-1].pk,
-            )
+            # a knockout among every pair: its help says to leave the source empty for that
+            # (a source asks for the qualifiers of each group); not "Final", which its rounds
+            # would carry ("Cuartos de final de Final")
+            initial.update(name=_("Eliminatoria"), format=Phase.Format.SINGLE_ELIMINATION)
         else:
             initial.update(name=_("Suizo"), format=Phase.Format.SWISS, rounds_planned=5)
         form = forms.PhaseForm(phases=phases, initial=initial)
