@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.factories import tournament_field
 from tournaments.models import Tournament
 from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
-from tournaments.web import public
+from tournaments.web.public import screen as public
 
 TV = {"width": 1920, "height": 1080}
 

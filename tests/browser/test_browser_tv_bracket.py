@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_browser_a11y import violations
 from tests.browser.test_browser_tv import _running
-from tournaments.web import public
+from tournaments.web.public import screen as public
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -33,7 +33,7 @@ from tournaments.services.rounds import (
     round_publish,
 )
 from tournaments.services.standings import standings_refresh
-from tournaments.web.public import _place
+from tournaments.web.public.brackets import bracket_places as _place
 
 pytestmark = pytest.mark.django_db
 
@@ -252,11 +252,11 @@ def test_a_confirmed_result_shows_on_the_tables_and_the_standings(client):
 @pytest.fixture
 def rendered(monkeypatch) -> list[int]:
     """One item for each time a page builds a phase's standings tables."""
-    from tournaments.web import public
+    from tournaments.web.public import display
 
     built: list[int] = []
-    real = public._standings
-    monkeypatch.setattr(public, "_standings", lambda *a: built.append(1) or real(*a))
+    real = display.standings_view
+    monkeypatch.setattr(display, "standings_view", lambda *a: built.append(1) or real(*a))
     return built
 
 
