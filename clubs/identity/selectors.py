@@ -150,6 +150,70 @@ def player_duplicates(*, user: User, club: Club) -> list[Suggestion]:
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class MergePreview:
+    """Two rows as the organizer sees them before making them one person: ``keep`` (a player
+    of the peña) stays; ``other`` is merged into it; each with their peñas; ``reasons``: what
+    they share ("licence", "email", "name"), strongest first, none when nothing does."""
+
+    keep: Player
+    other: Player
+    keep_clubs: tuple[Club, ...]
+    other_clubs: tuple[Club, ...]
+    reasons: tuple[str, ...]
+
+
+def player_merge_preview(*, user: User, club: Club, keep_id: int, other_id: int) -> MergePreview:
+    """``keep`` must be a player of the peña (organizers only); ``other`` a row the reader
+    answers for (an organizer of one of its peñas; of any, for a row of no peña) or one that
+    shares a licence, an e-mail or a name with ``keep`` (a suggestion): anybody else's row is
+    NotFound, so that nobody reads another peña's players by trying ids. Four queries."""
+    roles.require_organizer(user, club)
+    keys = {
+        "name_key": name_key_expression(),
+        "licence_key": licence_key_expression(),
+        "email_key": Lower(F("email")),
+    }
+    rows = {
+        p.pk: p
+        for p in Player.objects.filter(pk__in=(keep_id, other_id))
+        .select_related("merged_into")
+        .annotate(**keys)
+    }
+    keep, other = rows.get(keep_id), rows.get(other_id)
+    clubs_of: dict[int, list[Club]] = {pk: [] for pk in rows}
+    links = Player.clubs.through.objects.filter(player_id__in=list(rows)).select_related("club")
+    for link in links.order_by("club__name", "club_id"):
+        clubs_of[link.player_id].append(link.club)
+    if keep is None or club not in clubs_of[keep_id]:
+        raise NotFound(
+            "Player {player_id} is not a player of {club_name}.",
+            code="player_not_found",
+            player_id=keep_id,
+            club_name=club.name,
+        )
+    reasons = tuple(
+        reason
+        for key, reason in (
+            ("licence_key", PlayerMerge.Reason.LICENCE),
+            ("email_key", PlayerMerge.Reason.EMAIL),
+            ("name_key", PlayerMerge.Reason.NAME),
+        )
+        if other is not None and getattr(keep, key) and getattr(keep, key) == getattr(other, key)
+    )
+    if other is None or not (
+        reasons or roles.organizes_players_of(user, [c.pk for c in clubs_of[other_id]])
+    ):
+        raise NotFound("There is no player {player_id}.", code="player_unknown", player_id=other_id)
+    return MergePreview(
+        keep=keep,
+        other=other,
+        keep_clubs=tuple(clubs_of[keep_id]),
+        other_clubs=tuple(clubs_of[other_id]),
+        reasons=reasons,
+    )
+
+
 def player_merges_for_club(*, user: User, club: Club) -> QuerySet[PlayerMerge]:
     """The merges of the peña's players (either row played for it when merged), newest first,
     for its organizers."""

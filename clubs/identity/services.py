@@ -101,35 +101,12 @@ def match_reason(keep: Player, other: Player) -> str:
 def player_merge(*, actor: User, keep: Player, other: Player) -> PlayerMerge:
     """Make ``other`` and ``keep`` one person, ``keep`` being the row that stays; see the
     module's docstring. Returns the merge row (its id undoes it)."""
-    if keep.pk == other.pk:
-        raise Invalid(
-            "'{player}' (player {player_id}) is one row already; choose two different players.",
-            code="player_merge_itself",
-            player=str(keep),
-            player_id=keep.pk,
-        )
+    _not_itself(keep, other)
     with transaction.atomic():
         rows = _lock_players(keep.pk, other.pk)
         keep, other = rows[keep.pk], rows[other.pk]
-        for player in (keep, other):
-            if player.merged_into_id is not None:
-                raise player_merged_error(player)
-        clubs = _clubs_of(keep.pk, other.pk)
-        reason = match_reason(keep, other)
-        roles.require_player_merge(
-            actor,
-            keep_id=keep.pk,
-            other_id=other.pk,
-            keep_clubs=clubs[keep.pk],
-            other_clubs=clubs[other.pk],
-            same_licence_or_email=reason in (PlayerMerge.Reason.LICENCE, PlayerMerge.Reason.EMAIL),
-        )
-        _refuse(keep, other)
+        reason, clubs, plan = _checked(actor, keep, other)
         followers = list(references.FOLLOWERS.values())
-        for follower in followers:
-            if follower.check is not None:
-                follower.check(keep, other)
-        plan = _plan(keep, other)
         extra = {f.name: f.merged(keep, other) for f in followers if f.merged is not None}
         moved, dropped = _move(plan, keep, other)
         filled = _fill(keep, other, contacts=roles.organizes_players_of(actor, clubs[other.pk]))
@@ -149,6 +126,52 @@ def player_merge(*, actor: User, keep: Player, other: Player) -> PlayerMerge:
         merge.clubs.set(sorted(clubs[keep.pk] | clubs[other.pk]))
         _queue(merge)
     return merge
+
+
+def player_merge_check(*, actor: User, keep: Player, other: Player) -> str:
+    """What ``player_merge`` would say, without merging: raises its error (who may, what
+    cannot be one person), or returns why the rows look like one person (a PlayerMerge.Reason).
+    The organizer's page asks it before offering the button."""
+    _not_itself(keep, other)
+    rows = {p.pk: p for p in Player.objects.filter(pk__in=(keep.pk, other.pk))}
+    if keep.pk not in rows or other.pk not in rows:
+        missing = other.pk if keep.pk in rows else keep.pk
+        raise NotFound("There is no player {player_id}.", code="player_unknown", player_id=missing)
+    reason, _, _ = _checked(actor, rows[keep.pk], rows[other.pk])
+    return reason
+
+
+def _not_itself(keep: Player, other: Player) -> None:
+    if keep.pk == other.pk:
+        raise Invalid(
+            "'{player}' (player {player_id}) is one row already; choose two different players.",
+            code="player_merge_itself",
+            player=str(keep),
+            player_id=keep.pk,
+        )
+
+
+def _checked(actor: User, keep: Player, other: Player) -> tuple[str, dict[int, set[int]], _Plan]:
+    """Who may, and what cannot be one person (reads only): the merge's reason, each row's
+    peñas and the plan of what moves."""
+    for player in (keep, other):
+        if player.merged_into_id is not None:
+            raise player_merged_error(player)
+    clubs = _clubs_of(keep.pk, other.pk)
+    reason = match_reason(keep, other)
+    roles.require_player_merge(
+        actor,
+        keep_id=keep.pk,
+        other_id=other.pk,
+        keep_clubs=clubs[keep.pk],
+        other_clubs=clubs[other.pk],
+        same_licence_or_email=reason in (PlayerMerge.Reason.LICENCE, PlayerMerge.Reason.EMAIL),
+    )
+    _refuse(keep, other)
+    for follower in references.FOLLOWERS.values():
+        if follower.check is not None:
+            follower.check(keep, other)
+    return reason, clubs, _plan(keep, other)
 
 
 def _both(keep: Player, other: Player) -> dict:
