@@ -248,6 +248,17 @@ def player_lookup(*, player_id: int) -> Player:
     return player
 
 
+def player_now(*, player_id: int) -> Player | None:
+    """The row a player row stands for now: itself, or the row it was merged into (through a
+    merge of a merge too); None when there is no such row. A query per merge followed."""
+    player = Player.objects.filter(pk=player_id).first()
+    seen: set[int] = set()
+    while player is not None and player.merged_into_id is not None and player.pk not in seen:
+        seen.add(player.pk)
+        player = Player.objects.filter(pk=player.merged_into_id).first()
+    return player
+
+
 def player_merges_pending(*, task: str) -> list[PlayerMerge]:
     """The merges (or undos) whose follow-up ``task`` has not said it is done: what a floor's
     beat task runs again. One query; the list is short (a lost task)."""

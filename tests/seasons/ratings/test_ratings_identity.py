@@ -8,6 +8,7 @@ import datetime as dt
 import random
 
 import pytest
+from django.urls import reverse
 
 from clubs.identity.services import player_merge, player_merge_undo
 from clubs.models import PlayerMerge
@@ -123,3 +124,20 @@ def test_a_lost_re_rating_is_done_by_the_ratings_beat_task():
     merge.refresh_from_db()
     assert "ratings.players_merged" not in merge.pending
     assert ratings_merges_reconcile() == 0
+
+
+def test_a_merged_rows_ratings_page_leads_to_the_persons(
+    client, django_capture_on_commit_callbacks
+):
+    keep, other, organizer = two_peñas(5)
+    ratings_rebuild()
+    with django_capture_on_commit_callbacks(execute=True):
+        player_merge(actor=organizer, keep=keep, other=other)
+    page = client.get(reverse("ratings:player-ratings", kwargs={"player_id": other.pk}))
+    assert page.status_code == 302
+    assert page["Location"] == reverse("ratings:player-ratings", kwargs={"player_id": keep.pk})
+    assert client.get(page["Location"]).status_code == 200
+    api = client.get(f"/api/v1/players/{other.pk}/ratings", HTTP_ACCEPT_LANGUAGE="en")
+    assert api.status_code == 404
+    body = api.json()["error"]
+    assert (body["code"], body["params"]["into_id"]) == ("rated_player_merged", keep.pk)
