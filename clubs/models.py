@@ -3,8 +3,12 @@
 Responsible for: the rows; constraints that must hold whatever code writes them. Rules of Mus
 live in scoring/, writes in clubs/services.py, reads in clubs/selectors.py.
 
+A player row is one person's; two rows of one person (typed by two peñas) are made one by a
+merge (PlayerMerge, clubs.identity): the merged row stays, marked ``merged_into`` and pointed at
+by nothing, so that the merge can be undone.
+
 Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set:
-"8 reyes a 40", "4 reyes a 30", …).
+"8 reyes a 40", "4 reyes a 30", …), fusión (a merge of two player rows of one person).
 """
 
 from __future__ import annotations

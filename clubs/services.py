@@ -468,7 +468,8 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
 
     The caller must organize this peña and be allowed to see the player: the player belongs
     to no peña yet, to a peña the caller also organizes, or is the caller. Otherwise any
-    organizer could read another peña's players' contacts by adding them.
+    organizer could read another peña's players' contacts by adding them. A row merged into
+    another (clubs.identity) is refused, naming the row to add.
     """
     roles.require_organizer(user, club)
     with transaction.atomic():
