@@ -116,3 +116,21 @@ def test_the_page_in_english(client):
     assert "Possible duplicates" in html and "same name" in html
     html = client.get(preview_url(w, w.ana, w.ana_lizarra)).content.decode()
     assert "The same person?" in html and "They are the same person: merge" in html
+
+
+def test_a_long_list_of_suggestions_shows_the_surest_first_and_says_how_many_more(
+    client, monkeypatch
+):
+    from tournaments.web.organizer import players as players_page
+
+    w = world()
+    w.ana_lizarra.clubs.remove(w.txoko)
+    w.ana.licence = "NA-7"
+    w.ana.save()
+    licensed = PlayerFactory(first_name="Otra", last_name="Persona", licence="na-7")
+    licensed.clubs.add(ClubFactory())
+    monkeypatch.setattr(players_page, "SUGGESTIONS_SHOWN", 1)
+    client.force_login(w.organizer_txoko)
+    html = page(client, w).content.decode()
+    assert "Otra Persona" in html and "ána  UNO" not in html
+    assert "Y 1 más: se muestran primero las coincidencias más seguras." in html

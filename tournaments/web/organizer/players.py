@@ -32,6 +32,8 @@ from tournaments.web.organizer.common import USER_ERRORS, load, status_of
 
 #: the newest merges the page lists
 MERGES_SHOWN = 50
+#: the suggestions the page lists, strongest first (a common name may bring hundreds)
+SUGGESTIONS_SHOWN = 100
 REASONS = dict(PlayerMerge.Reason.choices)
 
 
@@ -53,7 +55,8 @@ def players(request: HttpRequest, club_slug: str, *, error: str = "", status: in
         "club": club,
         "search": search,
         "players": listed,
-        "suggestions": [(s, _reasons(s.reasons)) for s in suggestions],
+        "suggestions": [(s, _reasons(s.reasons)) for s in suggestions[:SUGGESTIONS_SHOWN]],
+        "more_suggestions": max(0, len(suggestions) - SUGGESTIONS_SHOWN),
         "merges": [(m, REASONS[m.reason]) for m in merges],
         "pick_form": forms.PlayerPairPickForm(players=every) if len(every) > 1 else None,
         "error": error,
