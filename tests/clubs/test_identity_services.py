@@ -16,6 +16,7 @@ from seasons.leagues.models import Division, League
 from tests.clubs.identity_data import references as references_of
 from tests.clubs.identity_data import world
 from tests.factories import (
+    ClubFactory,
     EntryFactory,
     MatchFactory,
     MembershipFactory,
@@ -382,3 +383,18 @@ def test_the_floors_tasks_are_queued_by_name_and_say_when_they_are_done(
         player_merge_undo(actor=w.organizer_both, merge=merge)
     merge.refresh_from_db()
     assert (merge.version, merge.pending) == (2, [])
+
+
+def test_deleting_a_demo_peña_keeps_the_players_a_merge_names():
+    from clubs.demo import club_demo_delete
+
+    club = ClubFactory()
+    organizer = MembershipFactory(club=club).user
+    one, two, three = (PlayerFactory(email="x@example.org") for _ in range(3))
+    for player in (one, two, three):
+        player.clubs.add(club)
+    merge = player_merge(actor=organizer, keep=one, other=two)
+    club_demo_delete(club)
+    assert set(Player.objects.values_list("pk", flat=True)) == {one.pk, two.pk}
+    merge.refresh_from_db()
+    assert merge.other == two
