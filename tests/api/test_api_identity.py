@@ -59,6 +59,15 @@ def test_the_suggestions_name_the_probable_same_person_and_why_never_their_conta
     # the organizer of both may merge the namesakes
     both = client_for(w.organizer_both).get(f"{API}/clubs/{w.txoko.pk}/players/duplicates")
     assert {r["candidate"]["id"]: r["may_merge"] for r in both.json()}[w.ana_lizarra.pk] is True
+    # a merged row is never suggested again
+    merged = client_for(w.organizer_txoko).post(
+        f"{API}/clubs/{w.txoko.pk}/players/{w.ana.pk}/merge",
+        {"other_id": licensed.pk},
+        format="json",
+    )
+    assert merged.status_code == 201, merged.content
+    after = client_for(w.organizer_txoko).get(f"{API}/clubs/{w.txoko.pk}/players/duplicates")
+    assert licensed.pk not in {r["candidate"]["id"] for r in after.json()}
 
 
 def test_the_suggestions_are_the_organizers_and_cost_the_same_queries_whatever_their_number():
