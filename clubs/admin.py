@@ -4,14 +4,15 @@ Responsible for: lists an operator can search and filter, and forms that link ro
 loading every player into a drop-down (raw_id_fields / autocomplete).
 
 Must not: replace the services for day-to-day work; the admin writes rows directly and is for
-staff fixing data by hand.
+staff fixing data by hand. A player merge is read only here: only clubs.identity.services moves
+what a merge moves, and undoes it.
 
 Terms: peña (club), pareja (pair), preset (a named rule set).
 """
 
 from django.contrib import admin
 
-from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
+from clubs.models import Club, Membership, Pair, Player, PlayerMerge, RuleSetPreset
 
 
 class MembershipInline(admin.TabularInline):
@@ -41,11 +42,11 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["last_name", "first_name", "email", "phone", "user"]
-    list_select_related = ["user"]
-    search_fields = ["first_name", "last_name", "email", "phone"]
+    list_display = ["last_name", "first_name", "email", "phone", "licence", "user", "merged_into"]
+    list_select_related = ["user", "merged_into"]
+    search_fields = ["first_name", "last_name", "email", "phone", "licence"]
     list_filter = ["clubs"]
-    raw_id_fields = ["user"]
+    raw_id_fields = ["user", "merged_into"]
     filter_horizontal = ["clubs"]
 
 
@@ -71,3 +72,22 @@ class RuleSetPresetAdmin(admin.ModelAdmin):
     list_filter = ["kings", "stones_per_game"]
     search_fields = ["name", "club__name"]
     raw_id_fields = ["club"]
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(admin.ModelAdmin):
+    """The merges' audit, read only (a merge and its undo move rows across the service)."""
+
+    list_display = ["pk", "other", "keep", "reason", "actor", "created_at", "undone_at"]
+    list_select_related = ["other", "keep", "actor"]
+    list_filter = ["reason"]
+    search_fields = ["keep__first_name", "keep__last_name", "other__first_name", "other__last_name"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

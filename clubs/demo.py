@@ -18,7 +18,7 @@ import random
 
 from django.contrib.auth import get_user_model
 
-from clubs.models import Club, Pair, Player
+from clubs.models import Club, Pair, Player, PlayerMerge
 from clubs.services import club_create, pair_create, pair_update, player_create
 
 CLUB_SLUG = "pena-txoko"
@@ -111,11 +111,15 @@ def club_demo_load(*, user, rng: random.Random, log=print) -> tuple[Club, list[P
 
 def club_demo_delete(club: Club) -> None:
     """A demo peña's pairs, the peña and its players who belong to no other peña. The floors
-    above delete their rows first (their tournaments' entries protect the pairs)."""
+    above delete their rows first (their tournaments' entries protect the pairs). A player a
+    merge names (clubs.identity: its audit row, or a row merged into it) is kept."""
     players = list(Player.objects.filter(clubs=club).values_list("pk", flat=True))
     Pair.objects.filter(club=club).delete()
     club.delete()
-    Player.objects.filter(pk__in=players, clubs=None, user=None).delete()
+    merged = set(PlayerMerge.objects.values_list("keep_id", flat=True)) | set(
+        PlayerMerge.objects.values_list("other_id", flat=True)
+    )
+    Player.objects.filter(pk__in=players, clubs=None, user=None).exclude(pk__in=merged).delete()
 
 
 def demo_organizer_delete() -> None:

@@ -3,8 +3,12 @@
 Responsible for: the rows; constraints that must hold whatever code writes them. Rules of Mus
 live in scoring/, writes in clubs/services.py, reads in clubs/selectors.py.
 
+A player row is one person's; two rows of one person (typed by two peñas) are made one by a
+merge (PlayerMerge, clubs.identity): the merged row stays, marked ``merged_into`` and pointed at
+by nothing, so that the merge can be undone.
+
 Terms: peña (club), pareja (pair: two players who play as one team), preset (a named rule set:
-"8 reyes a 40", "4 reyes a 30", …).
+"8 reyes a 40", "4 reyes a 30", …), fusión (a merge of two player rows of one person).
 """
 
 from __future__ import annotations
@@ -179,6 +183,11 @@ class Player(models.Model):
         related_name="player",
     )
     clubs = models.ManyToManyField(Club, related_name="players", blank=True)
+    #: set when an organizer made this row and another one person (clubs.identity): the row
+    #: is kept, with nothing pointing at it any more, so that the merge can be undone
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -212,6 +221,63 @@ class Pair(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"{self.player_one} / {self.player_two}"
+
+
+class PlayerMerge(models.Model):
+    """Two player rows made one person by an organizer, and the undo: the merge's audit row.
+
+    Holds everything the undo needs to put back exactly which rows pointed where: ``moved``
+    (the rows whose reference to ``other`` now points at ``keep``), ``dropped`` (link rows of
+    ``other`` that ``keep`` already had, such as a peña both played for), ``filled`` (what
+    ``keep`` had in the fields the merge filled from ``other``) and ``extra`` (what each floor
+    above recorded of its own part). ``pending`` names the follow-up tasks (the ratings'
+    re-rating…) not yet done for the current ``version`` (1 merged, 2 undone); each floor's
+    beat task runs again what a lost task left pending.
+    """
+
+    class Reason(models.TextChoices):
+        LICENCE = "licence", _("misma licencia")
+        EMAIL = "email", _("mismo correo")
+        NAME = "name", _("mismo nombre")
+        ORGANIZER = "organizer", _("decisión del organizador")
+
+    keep = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    #: the peñas either row played for at the merge: their organizers may undo it
+    clubs = models.ManyToManyField(Club, related_name="+", blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    #: [{"model": "clubs.pair", "field": "player_one", "ids": [3, 8]}, …]
+    moved = models.JSONField(default=list)
+    #: [{"model": "clubs.player_clubs", "values": {"player_id": 9, "club_id": 2}}, …]
+    dropped = models.JSONField(default=list)
+    #: keep's fields before the merge filled them from other's: {"licence": "", …}
+    filled = models.JSONField(default=dict)
+    #: each floor's own record, by its name: {"leagues": {...}}
+    extra = models.JSONField(default=dict)
+    version = models.PositiveSmallIntegerField(default=1)
+    pending = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("fusión de jugadores")
+        verbose_name_plural = _("fusiones de jugadores")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["other"], condition=Q(undone_at=None), name="player_merged_once"
+            ),
+            models.CheckConstraint(condition=~Q(keep=F("other")), name="player_merge_two_rows"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.other_id} → {self.keep_id}"
 
 
 class Webhook(models.Model):

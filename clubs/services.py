@@ -468,7 +468,8 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
 
     The caller must organize this peña and be allowed to see the player: the player belongs
     to no peña yet, to a peña the caller also organizes, or is the caller. Otherwise any
-    organizer could read another peña's players' contacts by adding them.
+    organizer could read another peña's players' contacts by adding them. A row merged into
+    another (clubs.identity) is refused, naming the row to add.
     """
     roles.require_organizer(user, club)
     with transaction.atomic():
@@ -477,6 +478,8 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
             raise NotFound(
                 "There is no player {player_id}.", code="player_unknown", player_id=player_id
             )
+        if player.merged_into_id is not None:
+            raise player_merged_error(player)
         current = player.clubs.all()
         if current.filter(pk=club.pk).exists():
             return player
@@ -496,6 +499,20 @@ def player_club_add(*, user: User, club: Club, player_id: int) -> Player:
             )
         player.clubs.add(club)
     return player
+
+
+def player_merged_error(player: Player) -> Conflict:
+    """The error of an action on a row that was merged into another one."""
+    into = player.merged_into
+    return Conflict(
+        "'{player}' (player {player_id}) was made one person with '{into}' (player {into_id}); "
+        "use player {into_id}.",
+        code="player_merged_already",
+        player=str(player),
+        player_id=player.pk,
+        into=str(into),
+        into_id=into.pk,
+    )
 
 
 def player_club_remove(*, user: User, club: Club, player_id: int) -> None:

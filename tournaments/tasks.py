@@ -16,8 +16,10 @@ from datetime import datetime
 from celery import shared_task
 from django.db import OperationalError, connection
 
+from clubs.models import PlayerMerge
 from tournaments.models import FrancesTable, Match, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
+from tournaments.services import identity as identity_services
 from tournaments.services import reconcile as reconcile_services
 from tournaments.services import results as results_services
 from tournaments.services import rounds as rounds_services
@@ -138,9 +140,24 @@ def _circuits_changed(tournament: Tournament) -> bool:
 def reconcile() -> dict:
     """Beat's periodic repair: redo what a lost task left undone (see services.reconcile)."""
     done = reconcile_services.reconcile_pending()
+    done["merges"] = identity_services.players_merged_reconcile()
     if any(done.values()):
         log.warning("reconciliation repaired what a lost task left undone: %s", done)
     return done
+
+
+@shared_task(name="tournaments.players_merged", **RETRY)
+def players_merged(merge_id: int, version: int) -> int:
+    """After two player rows were made one person (or that was undone): compute again the
+    standings of the tournaments they play in, which name them."""
+    merge = PlayerMerge.objects.filter(pk=merge_id).first()
+    if merge is None:
+        return 0
+    refreshed = identity_services.players_merged_follow_up(merge=merge, version=version)
+    log.info(
+        "merge %s (version %s): standings of %s phases refreshed", merge_id, version, refreshed
+    )
+    return refreshed
 
 
 @shared_task(name="tournaments.webhooks_result_confirmed", **RETRY)

@@ -51,6 +51,7 @@ class ClubPlayerOutputSerializer(serializers.Serializer):
     full_name = serializers.CharField(source="__str__")
     email = serializers.CharField()
     phone = serializers.CharField()
+    licence = serializers.CharField(help_text="the federation's licence number, when known")
 
     class Meta:
         ref_name = "ClubPlayerOutput"

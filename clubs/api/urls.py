@@ -3,7 +3,7 @@ on its own action path, like the rest of the API."""
 
 from django.urls import path
 
-from clubs.api import clubs, players, presets, webhooks
+from clubs.api import clubs, identity, players, presets, webhooks
 
 app_name = "clubs"
 
@@ -13,6 +13,7 @@ _PLAYER = f"{_CLUB}/players/<int:player_id>"
 _PAIR = f"{_CLUB}/pairs/<int:pair_id>"
 _PRESET = f"{_CLUB}/presets/<int:preset_id>"
 _WEBHOOK = f"{_CLUB}/webhooks/<int:webhook_id>"
+_MERGE = f"{_CLUB}/player-merges/<int:merge_id>"
 
 urlpatterns = [
     path("me", clubs.MeApi.as_view(), name="me"),
@@ -32,9 +33,18 @@ urlpatterns = [
     path(f"{_CLUB}/players", players.PlayerListApi.as_view(), name="player-list"),
     path(f"{_CLUB}/players/create", players.PlayerCreateApi.as_view(), name="player-create"),
     path(f"{_CLUB}/players/add", players.PlayerAddApi.as_view(), name="player-add"),
+    path(
+        f"{_CLUB}/players/duplicates",
+        identity.PlayerDuplicateListApi.as_view(),
+        name="player-duplicates",
+    ),
     path(_PLAYER, players.PlayerDetailApi.as_view(), name="player-detail"),
     path(f"{_PLAYER}/update", players.PlayerUpdateApi.as_view(), name="player-update"),
     path(f"{_PLAYER}/remove", players.PlayerRemoveApi.as_view(), name="player-remove"),
+    path(f"{_PLAYER}/merge", identity.PlayerMergeApi.as_view(), name="player-merge"),
+    path(f"{_CLUB}/player-merges", identity.PlayerMergeListApi.as_view(), name="player-merge-list"),
+    path(_MERGE, identity.PlayerMergeDetailApi.as_view(), name="player-merge-detail"),
+    path(f"{_MERGE}/undo", identity.PlayerMergeUndoApi.as_view(), name="player-merge-undo"),
     path(f"{_CLUB}/pairs", players.PairListApi.as_view(), name="pair-list"),
     path(f"{_CLUB}/pairs/create", players.PairCreateApi.as_view(), name="pair-create"),
     path(f"{_CLUB}/pairs/from-names", players.PairFromNamesApi.as_view(), name="pair-from-names"),

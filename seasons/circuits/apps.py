@@ -18,3 +18,12 @@ class CircuitsConfig(AppConfig):
         from seasons.circuits.archive import register
 
         register()
+
+        # One person, one identity (clubs.identity): a merge of two player rows leaves the
+        # ranking rows alone (they are derived) and queues their rebuilding by name.
+        from clubs.identity.references import Follower, follower_register
+        from seasons.circuits.services import MERGE_TASK
+
+        follower_register(
+            Follower(name="circuits", derived=("circuits.CircuitRankingRow",), task=MERGE_TASK)
+        )

@@ -9,7 +9,10 @@ writes the same rows. A change that moves the ranking (points table, best N, tie
 tournament added or taken out) queues ``circuits.ranking_refresh`` by name after the commit;
 tournaments queue ``circuits.tournament_changed`` when a tournament ends or a result of it is
 confirmed or corrected, and ``circuits_reconcile`` (Celery beat, ``circuits.reconcile``)
-rebuilds every ranking older than the last change of its finished tournaments.
+rebuilds every ranking older than the last change of its finished tournaments. Two player
+rows made one person (clubs.identity), or that undone: ``circuits_for_players_refresh`` rebuilds
+the rankings that hold either row (the task ``circuits.players_merged``; beat's reconcile runs it
+again for a merge whose task was lost), so a person's results of several peñas add up.
 
 Rules of a circuit: a peña joins when one of its organizers who also manages the circuit adds
 it (nobody adds another's peña); only public tournaments of its peñas join it; a tournament
@@ -34,7 +37,9 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from clubs.models import Club
+from clubs.identity.selectors import player_merges_pending
+from clubs.identity.services import player_merge_follow_up_done
+from clubs.models import Club, PlayerMerge
 from clubs.roles import can_organize, require_organizer
 from config.errors import Conflict, Invalid, NotFound
 from config.queue import enqueue_on_commit
@@ -391,3 +396,38 @@ def circuits_reconcile() -> int:
     for circuit in due:
         circuit_ranking_refresh(circuit=circuit)
     return len(due)
+
+
+# --- One person, one identity (clubs.identity) ----------------------------------------------
+
+#: the name of the task that runs ``circuits_merge_follow_up``
+MERGE_TASK = "circuits.players_merged"
+
+
+def circuits_for_players_refresh(*, player_ids: list[int]) -> int:
+    """Rebuild the ranking of every circuit that ranks one of these players; returns how
+    many. A ranking is read from the tournaments' pairs as they are, so it then ranks the
+    person once (after a merge) or each row again (after an undo)."""
+    circuits = list(
+        Circuit.objects.filter(
+            pk__in=CircuitRankingRow.objects.filter(player_id__in=player_ids).values("circuit_id")
+        ).order_by("pk")
+    )
+    for circuit in circuits:
+        circuit_ranking_refresh(circuit=circuit)
+    return len(circuits)
+
+
+def circuits_merge_follow_up(*, merge: PlayerMerge, version: int) -> int:
+    """What the task does for a merge (or its undo, ``version``): the rankings, then done."""
+    refreshed = circuits_for_players_refresh(player_ids=[merge.keep_id, merge.other_id])
+    player_merge_follow_up_done(merge_id=merge.pk, task=MERGE_TASK, version=version)
+    return refreshed
+
+
+def circuits_merges_reconcile() -> int:
+    """Beat's repair: the rankings of every merge or undo whose task was lost."""
+    pending = player_merges_pending(task=MERGE_TASK)
+    for merge in pending:
+        circuits_merge_follow_up(merge=merge, version=merge.version)
+    return len(pending)

@@ -3,7 +3,8 @@
 A task takes ids, calls a service and logs what it did; it holds no rule and is idempotent (a
 ranking rebuilt twice is the same ranking). ``circuits.tournament_changed`` is queued by name
 by tournaments (when a tournament ends, and after each confirmed or corrected result);
-``circuits.ranking_refresh`` by the circuits' own services; ``circuits.reconcile`` by Celery
+``circuits.ranking_refresh`` by the circuits' own services; ``circuits.players_merged`` by
+clubs.identity after a merge of two player rows or its undo; ``circuits.reconcile`` by Celery
 beat, to redo what a lost task left undone.
 """
 
@@ -41,12 +42,28 @@ def ranking_refresh(circuit_id: int) -> int:
     return rows
 
 
+@shared_task(name="circuits.players_merged", **RETRY)
+def players_merged(merge_id: int, version: int) -> int:
+    """After two player rows were made one person (clubs.identity), or that was undone:
+    rebuild the rankings that rank either."""
+    from clubs.models import PlayerMerge
+    from seasons.circuits.services import circuits_merge_follow_up
+
+    merge = PlayerMerge.objects.filter(pk=merge_id).first()
+    if merge is None:
+        return 0
+    rows = circuits_merge_follow_up(merge=merge, version=version)
+    log.info("merge %s (version %s): %s circuit rankings rebuilt", merge_id, version, rows)
+    return rows
+
+
 @shared_task(name="circuits.reconcile", **RETRY)
 def reconcile() -> int:
-    """Beat's repair: rebuild every ranking older than its tournaments' last change."""
-    from seasons.circuits.services import circuits_reconcile
+    """Beat's repair: rebuild every ranking older than its tournaments' last change, and those
+    of a merge whose task was lost."""
+    from seasons.circuits.services import circuits_merges_reconcile, circuits_reconcile
 
-    done = circuits_reconcile()
+    done = circuits_reconcile() + circuits_merges_reconcile()
     if done:
         log.warning("circuit rankings rebuilt by the reconciliation: %s", done)
     return done

@@ -17,3 +17,17 @@ class LeaguesConfig(AppConfig):
 
         register()
         teams_register()
+
+        # One person, one identity (clubs.identity): the leagues say when two player rows
+        # are two people, and keep the player ids of an individual division's rests in step.
+        from clubs.identity.references import Follower, follower_register
+        from seasons.leagues import services
+
+        follower_register(
+            Follower(
+                name="leagues",
+                check=services.players_merge_check,
+                merged=services.players_merged,
+                unmerged=services.players_unmerged,
+            )
+        )

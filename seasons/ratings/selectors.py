@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from clubs.identity.selectors import player_now
 from clubs.models import Club, Player
 from config.errors import Invalid, NotFound
 from seasons.ratings import rate
@@ -103,6 +104,15 @@ def rated_player_get(*, player_id: int) -> Player:
     """A player who has played at least one rated match (the others have no rating page)."""
     player = Player.objects.filter(pk=player_id, rating_entries__isnull=False).first()
     if player is None:
+        person = player_now(player_id=player_id)
+        if person is not None and person.pk != player_id:
+            raise NotFound(
+                "Player {player_id} is one person with player {into_id} now: the ratings are "
+                "that player's.",
+                code="rated_player_merged",
+                player_id=player_id,
+                into_id=person.pk,
+            )
         raise NotFound(
             "Player {player_id} has no rated match.",
             code="rated_player_not_found",

@@ -14,6 +14,10 @@ the others keep their entries (a result of a round arriving after later ones of 
 re-rates only itself). A rebuild (``ratings_rebuild``), and a change that meets a player deleted
 since, re-rate every match from the change.
 
+Two player rows made one person (clubs.identity), or that undone: ``ratings_players_sync``
+reads again every match of both and re-rates from the earliest that changed (the task
+``ratings.players_merged``; ``ratings.reconcile`` runs it again for a merge whose task was lost).
+
 The entry point of a source is ``rating_tournament_match_sync`` (called by the task
 ``ratings.match_sync``, queued by tournaments' result_confirmed; ``ratings_reconcile``, run by
 beat's ``ratings.reconcile``, rates what a lost task left unrated); a league adds its own
@@ -41,7 +45,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import roles
-from clubs.models import Club, Player
+from clubs.identity.selectors import player_merges_pending
+from clubs.identity.services import player_merge_follow_up_done
+from clubs.models import Club, Player, PlayerMerge
 from config.errors import Invalid
 from seasons.ratings import rate
 from seasons.ratings.models import RankingRow, RankingSettings, RatedMatch, RatingEntry, RatingsLock
@@ -299,6 +305,88 @@ def ratings_rebuild(*, resync: bool = True) -> int:
                 if mid in known:
                     RatedMatch.objects.filter(pk=known[mid]).update(**row)
         return _rerate_from("")
+
+
+# --- One person, one identity (clubs.identity) --------------------------------------------------
+
+#: the name of the task that runs ``ratings_merge_follow_up``
+MERGE_TASK = "ratings.players_merged"
+
+
+def ratings_players_sync(*, player_ids: Iterable[int]) -> int:
+    """Bring the ratings up to date after the matches of these players changed hands: two
+    player rows made one person, or that undone (clubs.identity moves the pairs, entries and
+    substitutions, never the ratings' rows). Every rated match of theirs and every confirmed
+    tournament match of theirs is read again (who played on each side, as the pairs now say)
+    and the ratings are re-rated from the earliest that changed, with every player it
+    reaches, as a corrected result is (``_rerate_from``): the same ratings as rating everything
+    from scratch. Idempotent; returns the number of matches re-rated."""
+    players = set(player_ids)
+    source = RatedMatch.Source.TOURNAMENT
+    with transaction.atomic():
+        _locked()
+        rated = RatedMatch.objects.filter(source=source, entries__player_id__in=players)
+        ids = set(rated.values_list("source_id", flat=True))
+        theirs = Q()
+        for side in ("entry_a", "entry_b"):
+            for field in ("pair__player_one_id", "pair__player_two_id", "player_three_id"):
+                theirs |= Q(**{f"{side}__{field}__in": players})
+        theirs |= Q(substitutions__substitute_id__in=players)
+        confirmed = Match.objects.filter(status=Match.Status.CONFIRMED).filter(theirs)
+        ids |= set(confirmed.values_list("pk", flat=True))
+        ordered = sorted(ids)
+        existing: dict[int, RatedMatch] = {}
+        matches: dict[int, Match] = {}
+        for group in _chunks(ordered):
+            existing.update(
+                (r.source_id, r)
+                for r in RatedMatch.objects.filter(source=source, source_id__in=group)
+            )
+            matches.update((m.pk, m) for m in _tournament_matches().filter(pk__in=group))
+        start: str | None = None
+        touched = set(players)
+        now = timezone.now()
+        for pk in ordered:
+            old = existing.get(pk)
+            row = _tournament_match_row(matches[pk]) if pk in matches else None
+            keys = []
+            if old is not None and row is None:
+                touched.update((*old.players_a, *old.players_b))
+                keys.append(old.order_key)
+                old.delete()
+            elif old is None and row is not None:
+                RatedMatch.objects.create(source=source, source_id=pk, **row)
+                keys.append(row["order_key"])
+            elif old is not None and row is not None:
+                if all(getattr(old, name) == value for name, value in row.items()):
+                    continue
+                RatedMatch.objects.filter(pk=old.pk).update(**row, updated_at=now)
+                if all(getattr(old, name) == row[name] for name in _RATES):
+                    continue
+                touched.update((*old.players_a, *old.players_b))
+                keys += [old.order_key, row["order_key"]]
+            if row is not None:
+                touched.update((*row["players_a"], *row["players_b"]))
+            for key in keys:
+                start = key if start is None else min(start, key)
+        if start is None:
+            return 0
+        return _rerate_from(start, touched)
+
+
+def ratings_merge_follow_up(*, merge: PlayerMerge, version: int) -> int:
+    """What the task does for a merge (or its undo, ``version``): re-rate, then say done."""
+    rerated = ratings_players_sync(player_ids=[merge.keep_id, merge.other_id])
+    player_merge_follow_up_done(merge_id=merge.pk, task=MERGE_TASK, version=version)
+    return rerated
+
+
+def ratings_merges_reconcile() -> int:
+    """Beat's repair: the re-rating of every merge or undo whose task was lost."""
+    pending = player_merges_pending(task=MERGE_TASK)
+    for merge in pending:
+        ratings_merge_follow_up(merge=merge, version=merge.version)
+    return len(pending)
 
 
 # --- Re-rating -----------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 A task takes ids, calls a service and logs what it did; it holds no rule and is idempotent (a
 match already rated as it is changes nothing). ``ratings.match_sync`` is queued by name by
 tournaments' ``result_confirmed`` after every confirmed or corrected result;
-``ratings.reconcile`` by Celery beat, to rate what a lost task left unrated.
+``ratings.players_merged`` by clubs.identity after two player rows were made one person (or
+that was undone); ``ratings.reconcile`` by Celery beat, to rate what a lost task left unrated
+and re-rate for a merge whose task was lost.
 
 The names ``clubs.ratings_match_sync`` and ``clubs.ratings_rebuild`` are the ones these tasks
 had while the ratings lived in the clubs app: a message queued under them before an upgrade is
@@ -54,12 +56,28 @@ def ratings_rebuild() -> int:
 def ratings_reconcile() -> int:
     """Beat's repair: rate every confirmed match of a running tournament that the ratings have
     not taken in since it last changed (its task was lost)."""
+    from seasons.ratings.services import ratings_merges_reconcile
     from seasons.ratings.services import ratings_reconcile as reconcile
 
-    done = reconcile()
+    done = reconcile() + ratings_merges_reconcile()
     if done:
         log.warning("matches rated by the reconciliation: %s", done)
     return done
+
+
+@shared_task(name="ratings.players_merged", **RETRY)
+def ratings_players_merged(merge_id: int, version: int) -> int:
+    """After two player rows were made one person (clubs.identity), or that was undone:
+    re-rate what changed hands."""
+    from clubs.models import PlayerMerge
+    from seasons.ratings.services import ratings_merge_follow_up
+
+    merge = PlayerMerge.objects.filter(pk=merge_id).first()
+    if merge is None:
+        return 0
+    rerated = ratings_merge_follow_up(merge=merge, version=version)
+    log.info("ratings after merge %s (version %s): %s matches re-rated", merge_id, version, rerated)
+    return rerated
 
 
 @shared_task(name="clubs.ratings_match_sync", **RETRY)

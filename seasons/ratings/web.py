@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -206,6 +206,8 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     try:
         player = ratings_selectors.rated_player_get(player_id=player_id)
     except DomainError as exc:
+        if exc.code == "rated_player_merged":  # the person's page, where their history is now
+            return redirect("ratings:player-ratings", player_id=exc.params["into_id"])
         return error_response(request, exc)
     found = ratings_selectors.player_ratings(player=player)
     played = found.played()

@@ -107,6 +107,8 @@ def _demo_ids(club: Club) -> tuple[dict, str]:
         # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
         "table_id": 999_999,
         "individual_id": 999_999,
+        # no player of the demo was merged: a 404 is a 4xx too
+        "merge_id": 999_999,
     }
     return ids, "organizador"
 

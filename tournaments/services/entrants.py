@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Pair, Player
+from clubs.services import player_merged_error
 from config.errors import Conflict, Invalid, NotFound
 from tournaments.models import Entry, IndividualEntry, Tournament
 from tournaments.selectors.registration import entries_of_players
@@ -58,8 +59,17 @@ __all__ = [
 
 
 def _require_players(player_ids: list[int]) -> None:
-    """NotFound naming the first of ``player_ids`` that is no player."""
+    """NotFound naming the first of ``player_ids`` that is no player; Conflict naming the first
+    that was made one person with another (clubs.identity: that one is entered instead)."""
     found = set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    merged = (
+        Player.objects.filter(pk__in=player_ids, merged_into__isnull=False)
+        .select_related("merged_into")
+        .order_by("pk")
+        .first()
+    )
+    if merged is not None:
+        raise player_merged_error(merged)
     for pk in player_ids:
         if pk not in found:
             raise NotFound(

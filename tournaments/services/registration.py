@@ -34,6 +34,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Pair, Player
+from clubs.services import player_merged_error
 from config.errors import Conflict, Invalid, NotFound
 from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
@@ -537,13 +538,17 @@ def substitution_create(
                 one=str(pair.player_one),
                 two=str(pair.player_two),
             )
-        substitute = Player.objects.filter(pk=substitute_player_id).first()
+        substitute = (
+            Player.objects.filter(pk=substitute_player_id).select_related("merged_into").first()
+        )
         if substitute is None:
             raise NotFound(
                 "There is no player {player}; add the substitute as a player first.",
                 code="substitute_not_found",
                 player=substitute_player_id,
             )
+        if substitute.merged_into_id is not None:
+            raise player_merged_error(substitute)
         if substitute.pk in member_ids:
             raise Invalid(
                 "{substitute} already plays in the pair {pair}; a substitute must be someone else.",

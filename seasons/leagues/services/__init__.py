@@ -32,7 +32,7 @@ Choices:
 Its modules: checks.py (what every write shares: the league locked and its caller checked,
 the organizer's values checked, the audit of a league-wide change), league.py (a league and
 its calendar, its points and tiebreaks), divisions.py, jornadas.py (a jornada's draw,
-publishing and closing), postponements.py, next_season.py.
+publishing and closing), postponements.py, next_season.py, identity.py (a merge of two player rows).
 
 Must not: compute standings (table.py) or touch a result but through tournaments' services.
 
@@ -49,6 +49,11 @@ from seasons.leagues.services.checks import (
     tidy_text,
 )
 from seasons.leagues.services.divisions import PHASE_NAME, division_create, division_remove
+from seasons.leagues.services.identity import (
+    players_merge_check,
+    players_merged,
+    players_unmerged,
+)
 from seasons.leagues.services.jornadas import jornada_close, jornada_draw, jornada_publish
 from seasons.leagues.services.league import (
     RULES,
@@ -77,6 +82,9 @@ __all__ = [
     "league_rules_update",
     "match_postpone",
     "name_and_season",
+    "players_merge_check",
+    "players_merged",
+    "players_unmerged",
     "postponement_decide",
     "season_moves",
     "tidy_text",

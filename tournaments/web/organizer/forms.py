@@ -607,3 +607,23 @@ class LatePenaltyForm(VersionForm):
         max_value=600,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+
+
+class PlayerMergeForm(Form):
+    """Two player rows of one person: ``keep`` stays, ``other`` is merged into it."""
+
+    keep = forms.IntegerField(label=_("Se queda"), min_value=1, max_value=2**63 - 1)
+    other = forms.IntegerField(label=_("Se fusiona en él"), min_value=1, max_value=2**63 - 1)
+
+
+class PlayerPairPickForm(Form):
+    """Two of the peña's own players to look at as one person (the choices are the peña's)."""
+
+    keep = forms.TypedChoiceField(label=_("Se queda"), coerce=int)
+    other = forms.TypedChoiceField(label=_("Se fusiona en él"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, f"{p} · {p.licence}" if p.licence else str(p)) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["other"].choices = choices

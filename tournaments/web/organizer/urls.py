@@ -20,6 +20,7 @@ from tournaments.web.organizer import (
     home,
     matches,
     phases,
+    players,
     printing,
     rounds,
     webhooks,
@@ -39,6 +40,17 @@ urlpatterns = [
         "organizador/penas/<slug:club_slug>/webhooks",
         webhooks.webhook_log,
         name="organizer-webhooks",
+    ),
+    path("organizador/penas/<slug:club_slug>/jugadores", players.players, name="organizer-players"),
+    path(
+        "organizador/penas/<slug:club_slug>/jugadores/fusionar",
+        players.player_merge,
+        name="organizer-player-merge",
+    ),
+    path(
+        "organizador/penas/<slug:club_slug>/fusiones/<int:merge_id>/deshacer",
+        players.player_merge_undo,
+        name="organizer-player-merge-undo",
     ),
     path(
         "organizador/penas/<slug:club_slug>/torneos/nuevo",
