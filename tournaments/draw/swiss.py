@@ -377,6 +377,7 @@ class _Pairer:
             self.score[self.groups[k][0]] - self.score[self.groups[k + 1][0]]
             for k in range(len(above))
         ]
+        self.fewest: dict[tuple[int, int], int] = {}
         # Blocks: runs of score groups between even cuts, each solved on its own ...
         bounds = [0] + [k + 1 for k, odd in enumerate(self.odd_cut) if not odd]
         blocks = [(a, b) for a, b in zip(bounds, [*bounds[1:], len(self.groups)], strict=True)]
@@ -393,7 +394,7 @@ class _Pairer:
                 sum(p.difference for p in parts[i : j + 1]),
             )
             narrowest = min(self.width[blocks[k][1] - 1] for k in range(i, j))
-            fewest = self._fewest_rematches(self._members(merged), self._pairs(parts[i : j + 1]))
+            fewest = self._fewest_of(merged, self._pairs(parts[i : j + 1]))
             across = (fewest, self._bound(merged) + 2 * narrowest)
             blocks[i : j + 1] = [merged]
             parts[i : j + 1] = [self._solve(merged, min(separate, across))]
@@ -522,29 +523,61 @@ class _Pairer:
         at least the run's bounds plus twice each crossed cut's width, and at least the fewest
         rematches of that run. If no run's separate draws are worse than that, nothing beats
         them. Ties are broken by the bye's rank, so a tie is worse when the bye is not already
-        with the lowest-ranked eligible entrant.
+        with the lowest-ranked eligible entrant. Runs are tried smallest first, and the first
+        worse one is merged: the fewest rematches of a run (a maximum matching, whose last
+        search fails through the whole run when no rematch can be saved) is only counted for
+        the runs smaller than every worse one found by the cheap test.
         """
-        best: tuple[int, int] | None = None
-        best_size = 0
-        for i in range(len(blocks)):
-            for j in range(i + 1, len(blocks)):
-                run = parts[i : j + 1]
-                rematches = sum(p.rematches for p in run)
-                excess = sum(p.difference - p.bound for p in run)
-                crossed = 2 * sum(self.width[blocks[k][1] - 1] for k in range(i, j))
-                # A draw as good could still give the bye lower down: then it is tried too.
-                bye = next((p.bye for p in run if p.bye is not None), None)
-                lowest = bye is None or not any(self.eligible[bye + 1 : len(self.ids)])
-                worse = excess > crossed if lowest else excess >= crossed
-                if not worse and rematches:
-                    members = [v for b in blocks[i : j + 1] for v in self._members(b)]
-                    start = self._pairs(run)
-                    worse = self._fewest_rematches(members, start) < rematches
-                if worse:
-                    size = blocks[j][1] - blocks[i][0]
-                    if best is None or size < best_size:
-                        best, best_size = (i, j), size
-        return best
+        runs = sorted(
+            ((i, j) for i in range(len(blocks)) for j in range(i + 1, len(blocks))),
+            key=lambda run: (blocks[run[1]][1] - blocks[run[0]][0], run),
+        )
+        for i, j in runs:
+            run = parts[i : j + 1]
+            rematches = sum(p.rematches for p in run)
+            excess = sum(p.difference - p.bound for p in run)
+            crossed = 2 * sum(self.width[blocks[k][1] - 1] for k in range(i, j))
+            # A draw as good could still give the bye lower down: then it is tried too.
+            bye = next((p.bye for p in run if p.bye is not None), None)
+            lowest = bye is None or not any(self.eligible[bye + 1 : len(self.ids)])
+            if excess > crossed if lowest else excess >= crossed:
+                return i, j
+            merged = (blocks[i][0], blocks[j][1])
+            if rematches and self._fewest_of(merged, self._pairs(run)) < rematches:
+                return i, j
+        return None
+
+    def _fewest_of(self, block: tuple[int, int], start: Sequence[Pair] = ()) -> int:
+        """The fewest rematches of any draw of ``block`` (remembered for the round); none
+        without a matching when every entrant in it may be paired with at least half of them
+        (Dirac: the pairings allowed then hold a cycle through everybody)."""
+        if block not in self.fewest:
+            members = self._members(block)
+            if self._dirac(members):
+                self.fewest[block] = 0
+            else:
+                self.fewest[block] = self._fewest_rematches(members, start)
+        return self.fewest[block]
+
+    def _dirac(self, members: list[int]) -> bool:
+        """Whether each of ``members`` (an even number, the bye's vertex among them for an odd
+        field) may be paired with at least half of them: not met before, and the bye's vertex
+        only with an entrant with the fewest byes."""
+        m = len(members)
+        if m < 4:
+            return False
+        inside = set(members)
+        eligible = sum(1 for v in members if v != self.dummy and self.eligible[v])
+        for v in members:
+            if v == self.dummy:
+                allowed = eligible
+            else:
+                allowed = m - 1 - sum(1 for o in self.met[v] if o in inside)
+                if self.dummy in inside and not self.eligible[v]:
+                    allowed -= 1
+            if 2 * allowed < m:
+                return False
+        return True
 
     def _fewest_rematches(
         self, members: list[int], start: Sequence[Pair] = (), *, any_bye: bool = False

@@ -22,6 +22,7 @@ from tournaments.draw import (
     pair_lives,
     pair_swiss,
     records,
+    swiss,
 )
 
 
@@ -324,6 +325,35 @@ def test_larger_fields_never_rematch_in_seven_rounds(n, seed):
     for history, pairings in play(entrants, 7, seed, separate_clubs_rounds=2)[0]:
         check_round(entrants, history, pairings)
         assert rematches(pairings, met_sets(entrants, history)) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_late_rounds_of_a_large_field_count_rematches_only_over_small_runs(seed, monkeypatch):
+    # After ten rounds of 256 the top score groups hold a few entrants who have met each
+    # other, so a block there repeats a match. Whether pairing across the even cuts below
+    # saves it used to be asked of every run of blocks holding it, up to the whole field, each
+    # time by a maximum matching whose last search fails through the whole run (round 16 of
+    # 4,096: most of a second). Runs are now tried smallest first, the first that can save it
+    # merged, and a run where everyone may meet at least half the others is rematch-free
+    # (Dirac) without a matching. Work, not time: the entrants of those matchings.
+    sizes = []
+    fewest = swiss._Pairer._fewest_rematches
+
+    def counted(self, members, *args, **kwargs):
+        sizes.append(len(members))
+        return fewest(self, members, *args, **kwargs)
+
+    monkeypatch.setattr(swiss._Pairer, "_fewest_rematches", counted)
+    entrants = [Entrant(i, seed=i) for i in range(1, 257)]
+    rng = random.Random(seed)
+    history: list[Result] = []
+    for rnd in range(1, 13):
+        sizes.clear()
+        pairings = pair_swiss(entrants, history, rng=seed)
+        check_round(entrants, history, pairings)
+        assert max(sizes, default=0) < 64, (rnd, sizes)
+        for p in pairings:
+            history.append(Result(rnd, p.a_id, p.b_id, rng.choice((p.a_id, p.b_id))))
 
 
 @settings(max_examples=40)
