@@ -78,11 +78,12 @@ than D is forbidden. So the field is cut where the matching is known in advance:
   tried smallest first, so a big one is only weighed when no smaller one is worse.
 
 In big fields the blocks' constructions reach their floors and nothing is merged: 1,024
-entrants in about 0.01–0.02 s, 4,096 in about 0.04–0.15 s up to round 16 (`benchmarks/draw.py`).
-The exact matching runs on the parts that need it, which in practice are the late rounds of
-small fields (16–65 entrants after up to 20 rounds: at most about 0.6 s a round). Fields with
-far more rounds than a Swiss plays are the slow case, as the rigid top groups pull whole
-neighbouring blocks into the exact matching.
+entrants in about 0.01 s, 4,096 in about 0.05–0.1 s a round through round 16 (CPU time,
+`benchmarks/draw.py`). The exact matching runs on the parts that need it, which in practice
+are the late rounds of small fields (16–65 entrants after up to 20 rounds: under 0.1 s a
+round there). Fields with far more rounds than a Swiss plays are the slow case, as the rigid
+top groups can pull whole neighbouring blocks into the exact matching (256 entrants after 13
+rounds: up to about 1 s).
 
 Table order: higher score groups first, then by ranking; table 1 is the best match. The bye is
 listed last.
