@@ -29,16 +29,19 @@ each keeping the best draw found so far:
 1. *Local search.* From the top of the standings, the best-placed player left takes the table
    of the players just below that costs least (repeats, then spread), looking further down
    while every table in reach repeats. Then, while it lowers the cost, the players of two
-   tables are shared out again the best way (every way is tried): each table with a repeat
-   against the `WINDOW` nearest, then against all; then the spread of the tables it touched.
+   tables are shared out again the best way (every way for tables of up to five, a player of
+   each swapped for tables of six): each table with a repeat against the `WINDOW` nearest,
+   then against all; then the spread of the tables it touched.
 2. *Exact search*, when the draw repeats (and always on fields of up to `EXACT_SPREAD`
    players, to make the spread exact too), on fields of up to `EXACT_PLAYERS` players whose
    possible tables number at most `EXACT_GROUPS`, within `EXACT_WORK`. A *Lagrangian floor*
    first: with a multiplier per player for "each player at exactly one table", the
    multipliers plus the cheapest choice of as many tables of each size as the round has,
    each priced at its cost less its players' multipliers, is no more than the cost of any
-   draw; the subgradient method raises it. It is the linear-programming bound of the
-   partition, which in practice proves the draw least outright. Otherwise the tables a
+   draw; the subgradient method raises it, and every `_HEURISTIC` rounds a draw is read off
+   the multipliers (the tables of least reduced cost that share nobody, then the local
+   search) and kept if it is better. The floor is the linear-programming bound of the
+   partition, which in practice proves the best draw least outright. Otherwise the tables a
    cheaper draw cannot hold are dropped (a table's reduced cost above the gap between the
    floor and the best draw), and a branch and bound runs over the tables kept: the
    best-placed player left starts the next table, the same floor over the tables that fit
@@ -98,9 +101,11 @@ EXACT_WORK = 600_000
 EXACT_PLAYERS = 64
 #: … whose possible groups are at most this many
 EXACT_GROUPS = 250_000
-#: the subgradient method's rounds, and how many without progress halve its step
+#: the subgradient method's rounds, how many without progress halve its step, and how often a
+#: draw is read off its multipliers
 _ITERATIONS = 300
 _STALL = 10
+_HEURISTIC = 25
 #: the margin of the floating-point floors: costs are whole numbers
 _EPSILON = 1e-6
 #: fields of at most this many players are searched exactly on the spread too
@@ -428,7 +433,7 @@ class _Exact:
         best, best_lam = -np.inf, lam
         step, stall = 2.0, 0
         size = sum(len(c[0]) for c in columns.values())
-        for _ in range(_ITERATIONS):
+        for iteration in range(_ITERATIONS):
             self._spend(size // 50 + 1)
             value, chosen = lam.sum(), []
             for s, (members, cost, _) in columns.items():
@@ -456,8 +461,49 @@ class _Exact:
                 step, stall = step / 2, 0
                 if step < 1e-3:
                     break
+            if iteration % _HEURISTIC == _HEURISTIC - 1:
+                self._draw_from(columns, count, lam)
+                if best > self.best[0] - 1 + _EPSILON:
+                    return None
             lam = lam + step * max(self.best[0] - value, 1.0) / norm * gradient
+        self._draw_from(columns, count, best_lam)
+        if best > self.best[0] - 1 + _EPSILON:
+            return None
         return best_lam
+
+    def _draw_from(self, columns: dict, count: Counter, lam) -> None:
+        """A draw read off the multipliers, kept if it beats the best: the groups of least
+        reduced cost that share nobody, the players left seated in place order, then the
+        local search."""
+        reduced, sizes, rows = [], [], []
+        for s, (members, cost, _) in columns.items():
+            reduced.append(cost - lam[members].sum(axis=1))
+            sizes.append(np.full(len(members), s))
+            rows.append(np.arange(len(members)))
+        reduced, sizes, rows = np.concatenate(reduced), np.concatenate(sizes), np.concatenate(rows)
+        self._spend(len(reduced) // 10)
+        left, used, groups = Counter(count), 0, []
+        for j in np.argsort(reduced, kind="stable").tolist():
+            s = int(sizes[j])
+            if not left[s]:
+                continue
+            g = tuple(int(v) for v in columns[s][0][rows[j]])
+            gmask = sum(1 << v for v in g)
+            if gmask & used:
+                continue
+            groups.append(g)
+            used |= gmask
+            left[s] -= 1
+            if not +left:
+                break
+        rest = [v for v in range(self.p.n) if not used >> v & 1]
+        for s in sorted(left.elements(), reverse=True):
+            groups.append(tuple(rest[:s]))
+            rest = rest[s:]
+        groups = _improve(self.p, groups)
+        total = sum(self.cost(g) for g in groups)
+        if total < self.best[0]:
+            self.best = (total, groups)
 
     def _keep(self, columns: dict, count: Counter, lam) -> None:
         """Keep the groups a draw cheaper than the best could hold: in such a draw, a group's
@@ -577,22 +623,37 @@ class _Exact:
 def _greedy(problem: _Problem) -> list[tuple[int, ...]]:
     """A first draw: from the top of the standings, the best-placed player left with the
     table of the players just below it that costs least (repeats, then spread), looking
-    further down while every table in reach repeats."""
+    further down while every table in reach repeats. Tables of five or six are filled a
+    player at a time (the one below who repeats least with those seated), which is cheaper
+    than weighing every table in reach."""
     unit = problem.n * problem.n + 1
     left = list(range(problem.n))
     groups = []
     for size in reversed(problem.sizes):  # larger groups first, as frances_table_sizes lists
-        first, reach = left[0], size + 3
-        while True:
-            best = None
-            for others in combinations(left[1 : 1 + reach], size - 1):
-                g = (first, *others)
-                c = problem.repeats(g) * unit + others[-1] - first
-                if best is None or c < best[0]:
-                    best = (c, g)
-            if best[0] < unit or reach >= len(left) - 1 or reach >= 2 * size + 4:
-                break
-            reach = 2 * size + 4
+        first = left[0]
+        if size > 4:
+            table = [first]
+            reach = left[1 : 1 + 3 * size]
+            while len(table) < size:
+                table.append(
+                    min(
+                        (v for v in reach if v not in table),
+                        key=lambda v: (problem.repeats(tuple(sorted((*table, v)))), v),
+                    )
+                )
+            best = (0, tuple(sorted(table)))
+        else:
+            reach = size + 3
+            while True:
+                best = None
+                for others in combinations(left[1 : 1 + reach], size - 1):
+                    g = (first, *others)
+                    c = problem.repeats(g) * unit + others[-1] - first
+                    if best is None or c < best[0]:
+                        best = (c, g)
+                if best[0] < unit or reach >= len(left) - 1 or reach >= 2 * size + 4:
+                    break
+                reach = 2 * size + 4
         groups.append(best[1])
         taken = set(best[1])
         left = [v for v in left if v not in taken]
@@ -600,9 +661,10 @@ def _greedy(problem: _Problem) -> list[tuple[int, ...]]:
 
 
 def _improve(problem: _Problem, groups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Local search: share out the players of two groups again, the best way, while that
-    lowers the repeats (then the spread): first each group with a repeat against the groups
-    within `WINDOW` of it, then against every group."""
+    """Local search: share out the players of two groups again, the best way (`splits`),
+    while that lowers the repeats (then the spread): first each group with a repeat against
+    the `WINDOW` nearest groups, then against every group; then the spread of the groups a
+    move touched, against their nearest ones."""
     unit = problem.n * problem.n + 1
     groups = list(groups)
 
@@ -611,18 +673,29 @@ def _improve(problem: _Problem, groups: list[tuple[int, ...]]) -> list[tuple[int
 
     costs = [cost(g) for g in groups]
 
+    def splits(gi: tuple[int, ...], gj: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """The ways to seat the players of two groups at groups of their sizes, as the first
+        group: every way for tables of up to five (35 for two of four, 126 for two of five),
+        otherwise a player of each swapped (every way would be 462 for two of six)."""
+        if len(gi) > 5 or len(gj) > 5:
+            for x in gi:
+                for y in gj:
+                    yield tuple(sorted(y if v == x else v for v in gi))
+            return
+        pool = tuple(sorted(gi + gj))
+        if len(gi) == len(gj):  # the first player's group is enough: the other is the rest
+            for chosen in combinations(pool[1:], len(gi) - 1):
+                yield pool[:1] + chosen
+        else:
+            yield from combinations(pool, len(gi))
+
     def reshare(i: int, j: int) -> bool:
         """The best way to seat the players of groups i and j at two groups of their sizes."""
         gi, gj = groups[i], groups[j]
         pool = tuple(sorted(gi + gj))
         now = costs[i] + costs[j]
         found = None
-        if len(gi) == len(gj):  # the first player's group is enough: the other is the rest
-            head, tail, k = pool[:1], pool[1:], len(gi) - 1
-        else:
-            head, tail, k = (), pool, len(gi)
-        for chosen in combinations(tail, k):
-            a = head + chosen
+        for a in splits(gi, gj):
             taken = set(a)
             b = tuple(v for v in pool if v not in taken)
             ca, cb = cost(a), cost(b)
