@@ -29,9 +29,9 @@ each keeping the best draw found so far:
 1. *Local search.* From the top of the standings, the best-placed player left takes the table
    of the players just below that costs least (repeats, then spread), looking further down
    while every table in reach repeats. Then, while it lowers the cost, the players of two
-   tables are shared out again the best way (every way for tables of up to five, a player of
-   each swapped for tables of six): each table with a repeat against the `WINDOW` nearest,
-   then against all; then the spread of the tables it touched.
+   tables are shared out again the best way (every way; only a player of each swapped for
+   tables of six in fields above 128): each table with a repeat against the `WINDOW`
+   nearest, then against all; then the spread of the tables it touched.
 2. *Exact search*, when the draw repeats (and always on fields of up to `EXACT_SPREAD`
    players, to make the spread exact too), on fields of up to `EXACT_PLAYERS` players whose
    possible tables number at most `EXACT_GROUPS`, within `EXACT_WORK`. A *Lagrangian floor*
@@ -675,9 +675,10 @@ def _improve(problem: _Problem, groups: list[tuple[int, ...]]) -> list[tuple[int
 
     def splits(gi: tuple[int, ...], gj: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """The ways to seat the players of two groups at groups of their sizes, as the first
-        group: every way for tables of up to five (35 for two of four, 126 for two of five),
-        otherwise a player of each swapped (every way would be 462 for two of six)."""
-        if len(gi) > 5 or len(gj) > 5:
+        group: every way (35 for two of four, 126 for two of five, 462 for two of six), but
+        only a player of each swapped for tables of six in fields above 128 (every way there
+        took seconds for 1,024 players)."""
+        if (len(gi) > 5 or len(gj) > 5) and problem.n > 128:
             for x in gi:
                 for y in gj:
                     yield tuple(sorted(y if v == x else v for v in gi))
