@@ -246,12 +246,14 @@ INDIVIDUAL_ROUNDS = 6
 def individuals() -> None:
     """An individual tournament's draw (tournaments.draw.individual): round 7 after six rounds
     drawn by the pairer itself, players in a fixed standings order (the hardest for repeats:
-    the same neighbours each round), and a Mus francés round of tables of four after them."""
+    the same neighbours each round), and a Mus francés round of tables of four after them;
+    then round 7 of Mus francés at tables of six, drawn the same way."""
     print()
     print(f"Individual round {INDIVIDUAL_ROUNDS + 1} and a Mus francés round (tables of 4)")
     print(
         f"{'players':>8}  {'individual (s)':>14}  {'partners again':>14}  "
-        f"{'opponents again':>15}  {'francés (s)':>11}  {'met again':>9}"
+        f"{'opponents again':>15}  {'francés (s)':>11}  {'met again':>9}  "
+        f"{'francés of 6, round 7 (s)':>25}  {'met again':>9}"
     )
     for size in INDIVIDUAL_SIZES:
         players = list(range(1, size + 1))
@@ -266,16 +268,24 @@ def individuals() -> None:
         start = time.process_time()
         seated = seat_frances(players, tables, size=4, rng=7, standings=players)
         frances = time.process_time() - start
+        sixes: list[PastTable] = []
+        for rnd in range(1, INDIVIDUAL_ROUNDS + 1):
+            six = seat_frances(players, sixes, size=6, rng=rnd, standings=players)
+            sixes += [PastTable(t.a) for t in six.tables]
+        start = time.process_time()
+        six = seat_frances(players, sixes, size=6, rng=7, standings=players)
+        of_six = time.process_time() - start
         print(
             f"{size:>8}  {took:>14.3f}  {drawn.partner_repeats:>14}  "
-            f"{drawn.opponent_repeats:>15}  {frances:>11.3f}  {seated.partner_repeats:>9}"
+            f"{drawn.opponent_repeats:>15}  {frances:>11.3f}  {seated.partner_repeats:>9}  "
+            f"{of_six:>25.3f}  {six.partner_repeats:>9}"
         )
 
 
 #: (players, rounds, seeds) of individual fields, and (players, table size, rounds, seeds) of
 #: Mus francés ones, played over many rounds and compared with the integer program
 ALONE_INDIVIDUAL = ((16, 14, 3), (20, 12, 2), (24, 10, 1))
-ALONE_FRANCES = ((15, 3, 8, 2), (20, 4, 8, 2), (17, 5, 6, 2))
+ALONE_FRANCES = ((15, 3, 8, 2), (20, 4, 8, 2), (14, 4, 8, 2), (15, 5, 6, 2))
 
 
 def least_partition(players, groups, costs, sizes) -> int:
