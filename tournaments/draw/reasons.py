@@ -65,12 +65,18 @@ Round robin (liguilla):
 Individual tournaments and Mus francés (tournaments.draw.individual):
 
 - ``new_partners_and_opponents``: nobody at the table has played with or against the others.
-- ``partners_again`` [times]: the table's partnerships had played together ``times`` times;
-  only in the draws where the least possible (for a field above the exact search's limit:
-  the local search's best).
-- ``opponents_again`` [times]: opponents at the table had met ``times`` times.
+- ``partners_again`` [times]: the table's partnerships had played together ``times`` times,
+  and no draw of the round's tables repeats fewer partnerships (proved: an exact search that
+  ended, or a floor the draw reaches).
+- ``partners_again_best_found`` [times]: as ``partners_again``, but fewer was not ruled out:
+  the draw's search found none with fewer (fields too large for it to end).
+- ``opponents_again`` [times]: opponents at the table had met ``times`` times, and no draw
+  that repeats as few partnerships repeats fewer opponents (proved, as above).
+- ``opponents_again_best_found`` [times]: as ``opponents_again``, fewer not ruled out.
 - ``frances_table`` [size]: a Mus francés table of ``size`` players.
-- ``tablemates_again`` [times]: players of the table had shared one ``times`` times.
+- ``tablemates_again`` [times]: players of the table had shared one ``times`` times, and no
+  draw of the round repeats fewer table-mates (proved, as above).
+- ``tablemates_again_best_found`` [times]: as ``tablemates_again``, fewer not ruled out.
 """
 
 from __future__ import annotations
@@ -144,17 +150,41 @@ REASON_TEXT: Mapping[str, Text] = MappingProxyType(
             "each other"
         ),
         "partners_again": (
-            "partners again ({times} time before): no draw without it exists",
-            "partners again ({times} times before): no draw without it exists",
+            "partners again ({times} time before): no draw of this round's tables has fewer "
+            "repeated partners",
+            "partners again ({times} times before): no draw of this round's tables has fewer "
+            "repeated partners",
+        ),
+        "partners_again_best_found": (
+            "partners again ({times} time before): the draw found none with fewer repeated "
+            "partners",
+            "partners again ({times} times before): the draw found none with fewer repeated "
+            "partners",
         ),
         "opponents_again": (
-            "opponents again ({times} time before): no draw without it exists",
-            "opponents again ({times} times before): no draw without it exists",
+            "opponents again ({times} time before): no draw of this round's tables with as few "
+            "repeated partners has fewer repeated opponents",
+            "opponents again ({times} times before): no draw of this round's tables with as "
+            "few repeated partners has fewer repeated opponents",
+        ),
+        "opponents_again_best_found": (
+            "opponents again ({times} time before): the draw found none with fewer repeated "
+            "opponents",
+            "opponents again ({times} times before): the draw found none with fewer repeated "
+            "opponents",
         ),
         "frances_table": gettext_noop("Mus francés table of {size}"),
         "tablemates_again": (
-            "players who shared a table before ({times} time): no draw without it exists",
-            "players who shared a table before ({times} times): no draw without it exists",
+            "players who shared a table before ({times} time): no draw of this round's tables "
+            "has fewer repeated table-mates",
+            "players who shared a table before ({times} times): no draw of this round's tables "
+            "has fewer repeated table-mates",
+        ),
+        "tablemates_again_best_found": (
+            "players who shared a table before ({times} time): the draw found none with fewer "
+            "repeated table-mates",
+            "players who shared a table before ({times} times): the draw found none with "
+            "fewer repeated table-mates",
         ),
     }
 )
@@ -165,8 +195,11 @@ _COUNTED = {
     "rematch_keeps_byes_even": "times",
     "every_entrant_had_bye": "byes",
     "partners_again": "times",
+    "partners_again_best_found": "times",
     "opponents_again": "times",
+    "opponents_again_best_found": "times",
     "tablemates_again": "times",
+    "tablemates_again_best_found": "times",
 }
 
 
