@@ -6,8 +6,8 @@ with, a winner the stones contradict, a winner marked while nobody reached the t
 tally asks for it to be corrected instead of announcing a decided partida ("gana A… Partida
 decidida" before).
 
-Rules (tests.factories.TournamentFactory): games to 40 stones (79 at the most), 2 games win
-the vaca, 1 vaca the match.
+Rules (tests.factories.TournamentFactory): games to 40 stones (at the most what a record can
+hold: RuleSet.max_game_stones), 2 games win the vaca, 1 vaca the match.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from scoring import RuleSet
 from tests.factories import MatchFactory, TournamentFactory
 from tournaments.models import Tournament
 
@@ -35,9 +36,11 @@ def test_an_impossible_game_is_named_and_decides_nothing(phone, live_server, scr
     phone.locator('input[name="g1_b"]').fill("12")
     expect(row(phone, 1).locator(".t-game-state")).to_have_text("gana A")
 
+    # a bet has no ceiling: a game ends with what a record can hold at the most
+    limit = RuleSet.from_dict(tournament.rule_values()).max_game_stones
     impossible = [
         # (stones A, B, winner marked, órdago, what the row says)
-        ("140", "10", "Por piedras", False, "imposible: como mucho se acaba con 79"),
+        (str(limit + 1), "10", "Por piedras", False, f"imposible: como mucho se acaba con {limit}"),
         ("45", "10", "Gana B", False, "las piedras dicen que gana A"),
         ("20", "10", "Gana A", False, "nadie llega a 40: si se ganó con órdago, márcalo"),
         ("40", "10", "Gana A", True, "con órdago nadie llega a 40"),
@@ -55,7 +58,7 @@ def test_an_impossible_game_is_named_and_decides_nothing(phone, live_server, scr
         expect(tally).to_have_text("El juego 2 no puede acabar así: corrígelo antes de enviar.")
         assert "decidida" not in tally.inner_text()
         assert not state.inner_text().startswith("gana")
-        if a == "140":
+        if a == str(limit + 1):
             phone.evaluate("window.scrollTo(0, 0)")
             screenshot(phone, "table-quick-impossible")
 

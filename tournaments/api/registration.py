@@ -17,11 +17,13 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.inputs import Input
+from config.parsers import JSONParser
 from tournaments.api.tournaments import ClubRefSerializer, audit_context
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.registration import (
@@ -298,8 +300,11 @@ def registration_data(registration: Registration) -> dict:
 
 
 class EntrantsImportApi(APIView):
+    # A CSV file may come as itself (multipart), like an archive; every other body is JSON.
+    parser_classes = [JSONParser, MultiPartParser]
+
     @extend_schema_serializer(component_name="EntrantsImportInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         csv = serializers.CharField(
             required=False,
             trim_whitespace=False,
