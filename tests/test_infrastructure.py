@@ -263,7 +263,7 @@ def test_a_query_a_connection_runs_again_and_again_is_prepared_on_the_server():
 def test_real_worker_answers_ping(celery_worker):
     result = ping.delay()
 
-    assert result.get(timeout=30)["pong"] is True
+    assert result.get(timeout=180)["pong"] is True
     # Went through the broker to another process, not run in this one.
     assert celery_worker.process.poll() is None
     assert "amarrako.ping" in celery_worker.log_path.read_text()
@@ -273,7 +273,7 @@ def test_real_worker_answers_ping(celery_worker):
 @pytest.mark.redis
 @pytest.mark.postgres
 def test_real_worker_uses_the_test_database(celery_worker):
-    assert db_roundtrip.delay("x").get(timeout=30) == "postgresql"
+    assert db_roundtrip.delay("x").get(timeout=180) == "postgresql"
     worker_database = urlsplit(celery_worker.database_url).path.lstrip("/")
     assert worker_database == connection.settings_dict["NAME"]
     assert worker_database.startswith("test_")

@@ -38,7 +38,7 @@ def load_and_keep(page, url: str) -> None:
     """Open the table's page online and wait until its copy is kept for offline use."""
     page.goto(url)
     path = url.split("//", 1)[1].split("/", 1)[1]
-    for _ in range(50):
+    for _ in range(600):  # a hang guard of a minute: the loop ends as soon as the copy is kept
         if f"/{path}" in kept_pages(page) and page.evaluate(
             "!!navigator.serviceWorker.controller || navigator.serviceWorker.ready.then(() => true)"
         ):

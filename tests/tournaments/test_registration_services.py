@@ -446,7 +446,7 @@ def test_two_desks_registering_for_the_last_place_cannot_both_get_it(organizer):
 
     def desk(pair):
         try:
-            barrier.wait(timeout=10)
+            barrier.wait(timeout=60)
             results.append(
                 entry_register(tournament=tournament, pair_id=pair.pk, actor=organizer.user)
             )
@@ -459,7 +459,7 @@ def test_two_desks_registering_for_the_last_place_cannot_both_get_it(organizer):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=180)
 
     assert errors == []
     assert sorted(e.status for e in results) == ["registered", "waiting"]

@@ -30,7 +30,7 @@ def race(*calls):
 
     def run(index, call):
         try:
-            barrier.wait(timeout=10)
+            barrier.wait(timeout=60)
             outcomes[index] = call()
         except Exception as error:  # noqa: BLE001 - the error is the outcome under test
             outcomes[index] = error
@@ -41,7 +41,7 @@ def race(*calls):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=180)
     return outcomes
 
 

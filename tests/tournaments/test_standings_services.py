@@ -177,7 +177,7 @@ def test_the_real_worker_refreshes_the_standings(celery_worker):
 
     # Results are not kept in production (nothing reads them); this call asks for its own.
     result = standings_refresh_task.apply_async((phase.id,), ignore_result=False)
-    assert result.get(timeout=30) == 4
+    assert result.get(timeout=180) == 4
 
     # It went through Redis to the worker process, which read the committed rows.
     assert "tournaments.standings_refresh" in celery_worker.log_path.read_text()

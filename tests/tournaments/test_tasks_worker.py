@@ -34,7 +34,7 @@ from tournaments.services.rounds import phase_create, round_draw_generate, round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-WAIT_SECONDS = 30
+WAIT_SECONDS = 180  # a hang guard: the wait ends as soon as the worker has done it
 
 
 def wait_for(check: Callable[[], object], *, what: str, worker) -> object:
