@@ -9,12 +9,15 @@ MANAGE := $(PY) manage.py
 .PHONY: help bootstrap run test lint format lock worker prod clean
 
 help:
-	@echo "make run     install, migrate, load the demo tournament, serve on 127.0.0.1:8000"
-	@echo "make test    install, ruff check + format check, pytest tests/"
-	@echo "make format  apply ruff format and ruff's safe fixes"
-	@echo "make lock    regenerate requirements.lock from pyproject.toml"
-	@echo "make worker  run a Celery worker (needs CELERY_BROKER_URL)"
-	@echo "make prod    the production stack: gunicorn, Celery worker and beat (docs/deploy.md)"
+	@echo "make run       install, migrate, load the demo tournament, serve on 127.0.0.1:8000"
+	@echo "make test      install, make lint, pytest tests/ (CI=true: with PostgreSQL, Redis, a worker)"
+	@echo "make lint      ruff check, ruff format --check, lint-imports (the floors' contracts)"
+	@echo "make bootstrap create or update .venv from requirements.lock (every target runs it)"
+	@echo "make format    apply ruff format and ruff's safe fixes"
+	@echo "make lock      regenerate requirements.lock from pyproject.toml"
+	@echo "make worker    run a Celery worker (needs CELERY_BROKER_URL)"
+	@echo "make prod      the production stack: gunicorn, Celery worker and beat (docs/deploy.md)"
+	@echo "make clean     remove .venv and what the tools left (staticfiles, caches)"
 
 bootstrap:
 	@scripts/bootstrap

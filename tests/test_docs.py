@@ -90,3 +90,38 @@ def test_every_setting_read_from_the_environment_is_in_the_readme():
 
 def test_settings_cite_no_file_outside_the_repository():
     assert STYLE_GUIDE not in (ROOT / "config" / "settings.py").read_text(encoding="utf-8")
+
+
+def test_architecture_lists_every_celery_task():
+    """A task a newcomer cannot find is one nobody repairs: docs/architecture.md's "Tasks"
+    table names every task the apps register."""
+    from config import celery_app
+
+    registered = {name for name in celery_app.tasks if not name.startswith("celery.")}
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert registered, "no task registered?"
+    missing = sorted(name for name in registered if f"`{name}`" not in text)
+    assert not missing, f"not in docs/architecture.md's Tasks table: {missing}"
+
+
+def test_make_help_lists_every_target():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    phony = set(re.search(r"^\.PHONY:(.*)$", makefile, re.MULTILINE).group(1).split())
+    helped = set(re.findall(r'@echo "make (\w+)', makefile))
+    assert phony - {"help"} <= helped, f"not in `make help`: {sorted(phony - {'help'} - helped)}"
+
+
+def test_every_dependency_of_the_project_is_in_the_readme_with_why():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = project["dependencies"] + project["optional-dependencies"]["dev"]
+    names = {re.split(r"[\[~=<>!; ]", d, maxsplit=1)[0].lower() for d in wanted}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Dependencies and why each is there") :]
+    rows = {
+        name.strip().lower()
+        for cell in re.findall(r"^\| ([^|]+) \|", table, re.MULTILINE)
+        for name in re.sub(r"\(.*?\)", "", cell).split(",")
+    }
+    assert names <= rows, f"not in the README's dependencies table: {sorted(names - rows)}"
