@@ -81,6 +81,12 @@ def _test_broker_url() -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The tests that read the shared demo run last, together: it is loaded once, when the first
+    # of them starts, and deleted at the end, so no other test ever finds its rows.
+    readers = [item for item in items if "shared_demo" in getattr(item, "fixturenames", ())]
+    if readers:
+        others = [item for item in items if "shared_demo" not in getattr(item, "fixturenames", ())]
+        items[:] = others + readers
     for item in items:
         # Taking the fixture is enough to need the worker and its broker.
         if "celery_worker" in getattr(item, "fixturenames", ()):
@@ -343,3 +349,32 @@ def _stop(worker: CeleryWorker) -> None:
     except subprocess.TimeoutExpired:
         worker.process.kill()
         worker.process.wait()
+
+
+# --- The demo, loaded once ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def shared_demo(django_db_setup, django_db_blocker):
+    """``manage.py demo`` loaded once for every test that only reads it (the demo takes seconds
+    to load; a test that changes it, or tests the command itself, loads its own). Its tests run
+    last (pytest_collection_modifyitems) and must not be transactional (a transactional test
+    empties the database at its end); what a test writes rolls back with its transaction. The
+    tasks the demo's writes queue on commit are dropped: the demo does what they would itself.
+    Yields the demo's peña."""
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from clubs.demo import CLUB_SLUG
+    from clubs.models import Club
+    from seasons.demo import demo_delete
+
+    with django_db_blocker.unblock():
+        with transaction.atomic():
+            call_command("demo", verbosity=0)
+            connection.run_on_commit.clear()
+        club = Club.objects.get(slug=CLUB_SLUG)
+        try:
+            yield club
+        finally:
+            demo_delete(club)

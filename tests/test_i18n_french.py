@@ -12,7 +12,6 @@ import re
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 
 from seasons.circuits.models import Circuit
 from tests.test_i18n import po_entries
@@ -35,9 +34,7 @@ def test_the_french_catalogue_has_no_spanish_game_word_left():
 
 
 @pytest.mark.django_db
-def test_french_pages_write_french_ordinals(client, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=False):
-        call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+def test_french_pages_write_french_ordinals(client, shared_demo):
     circuit = Circuit.objects.get(slug="circuito-de-navarra-2026")
     page = client.get(f"/circuitos/{circuit.slug}/", HTTP_ACCEPT_LANGUAGE="fr")
     html = page.content.decode()

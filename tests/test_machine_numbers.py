@@ -24,7 +24,6 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 from django.urls import Resolver404, resolve
 
@@ -120,9 +119,8 @@ def kind(path: str) -> str | None:
 
 
 @pytest.fixture
-def demo(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=False):
-        call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+def demo(shared_demo):
+    return shared_demo
 
 
 def walk(client: Client, start: list[str], language: str) -> tuple[dict, int, int]:

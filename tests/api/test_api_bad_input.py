@@ -12,8 +12,6 @@ import runpy
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
-from django.db import connection, transaction
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
@@ -42,25 +40,16 @@ def _operations() -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """The demo and a webhook with a delivery, loaded once for the module (the demo is the
-    slowest setup of the API tests); each test's requests run in its own transaction, rolled
-    back after it, and the demo's rows are deleted at the end, as the schemathesis test does.
-
-    The tasks the demo's writes queue on commit are dropped, as they were when each test loaded
-    it in its own never-committed transaction: run eagerly, they made the load five times
-    slower, and the demo refreshes its standings itself."""
-    from seasons.demo import demo_delete
-
+def demo(shared_demo, django_db_blocker):
+    """The shared demo (tests/conftest.py) and a webhook with a delivery, made once for the
+    module and deleted at its end; each test's requests run in its own transaction, rolled back
+    after it."""
     with django_db_blocker.unblock():
-        with transaction.atomic():
-            call_command("demo", verbosity=0)
-            connection.run_on_commit.clear()
-        club = Club.objects.get(slug="pena-txoko")
+        ids, username = _demo_ids(shared_demo)
         try:
-            yield _demo_ids(club)
+            yield ids, username
         finally:
-            demo_delete(club)
+            Webhook.objects.filter(club=shared_demo).delete()
 
 
 @pytest.fixture

@@ -135,6 +135,8 @@ def test_the_demo_loads_a_peña_and_a_tournament_half_way_through(run_demo):
 
     assert "organizador / amarrako" in output
     assert f"/api/v1/phases/{swiss.id}/standings" in output
+    assert "/circuitos/circuito-de-navarra-2026/" in output  # the circuit, a floor above
+    assert "/interpenas/" in output and "/ligas-penas/pena-txoko/" in output
 
 
 def test_a_second_run_changes_nothing_and_reset_loads_the_same_demo_again(run_demo):

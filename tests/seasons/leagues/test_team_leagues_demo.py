@@ -3,10 +3,7 @@ checked with the rest of the demo, tests/tournaments/test_demo_command.py)."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from seasons.leagues.models import TeamLeague
 from seasons.leagues.teams import selectors as team_selectors
@@ -15,9 +12,7 @@ from seasons.leagues.teams.demo import TEAM_LEAGUE_NAME
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_has_a_league_of_peñas_half_played(client, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        call_command("demo", stdout=io.StringIO())
+def test_the_demo_has_a_league_of_peñas_half_played(client, shared_demo):
     league = TeamLeague.objects.get(name=TEAM_LEAGUE_NAME)
     calendar = team_selectors.team_league_calendar(league=league)
     states = [[f.state for f in j.fixtures] for j in calendar]
