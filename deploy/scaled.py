@@ -6,8 +6,9 @@ processes use behind PgBouncer.
 
 - ``haproxy.cfg`` (from ``haproxy.cfg.template``): the load balancer on ``BIND``, one server
   per web node (``WEB_NODES`` nodes, node n on ``WEB_NODE_HOST``:``WEB_NODE_PORT`` + n - 1,
-  as deploy/gunicorn.conf.py binds them), checked on ``/readyz`` with a ``Host`` the
-  application allows (the first of ``ALLOWED_HOSTS``);
+  as deploy/gunicorn.conf.py binds them; or, for nodes on other machines, ``WEB_SERVERS``:
+  ``10.0.0.11:8001,10.0.0.12:8001``), checked on ``/readyz`` with a ``Host`` the application
+  allows (the first of ``ALLOWED_HOSTS``);
 - ``pgbouncer.ini`` (from ``pgbouncer.ini.template``) and ``pgbouncer-users.txt``: PgBouncer
   in transaction mode on ``PGBOUNCER_HOST``:``PGBOUNCER_PORT`` in front of the PostgreSQL of
   ``DATABASE_URL``, with its user and password (trust when the URL has no password, as
@@ -62,8 +63,11 @@ def render(run_dir: Path) -> str:
     if nodes < 1:
         raise SystemExit(f"scaled.py: WEB_NODES={nodes}: at least one web node")
 
+    addresses = [a.strip() for a in env("WEB_SERVERS", "").split(",") if a.strip()] or [
+        f"{node_host}:{first_port + n}" for n in range(nodes)
+    ]
     servers = "\n".join(
-        f"    server web{n} {node_host}:{first_port + n - 1}" for n in range(1, nodes + 1)
+        f"    server web{n} {address}" for n, address in enumerate(addresses, start=1)
     )
     haproxy = string.Template((HERE / "haproxy.cfg.template").read_text()).substitute(
         bind=env("BIND", "127.0.0.1:8000"),
