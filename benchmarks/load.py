@@ -68,7 +68,8 @@ submission and confirmation p50 / p95 / p99 (the bare view's two inserts togethe
 p99 of A's and of B's, which the goal is checked on as the API's submission and confirmation), the
 requests per second achieved and confirmation → public standings. The API's rates stop after
 the first at which the submission or the confirmation p99 reaches 100 ms (the issue's goal)
-or a request fails; the bare view's likewise, so it goes on alone at the higher rates. The
+or a request fails; the bare view's likewise, so it goes on alone at the higher rates
+(``--all-rates``: both play every rate, to compare layouts rate by rate). The
 figure to quote is the highest rate at which each stays under 100 ms with no error (a lower
 bound within one step of the rates: 2× apart by default) and the ratio of the two, a second
 view of the issue's goal that the API sustain at least half the bare view's writes; and how
@@ -756,6 +757,7 @@ def play_paced(
     rates: list[float],
     readers: tuple[int, float],
     footprint: Footprint | None = None,
+    all_rates: bool = False,
 ) -> list[tuple[float, Paced | None, Paced | None]]:
     """For each rate in turn, one Swiss round of ``phones`` / 2 tables whose results arrive at
     that rate (the API phase), then the bare view in the same shape at the same moments, each
@@ -795,13 +797,13 @@ def play_paced(
                 if footprint:
                     footprint.end()  # the worker's tasks are done: the standings show them
                 org.call("POST", f"rounds/{rnd['id']}/close")
-                api_on = api.passes()
+                api_on = api.passes() or all_rates
             if bare_on:
                 bare = Paced(rate)
                 bare.tables = phones // 2
                 played["now"] = bare
                 paced_phase(bare, seed, partial(paced_bare, stack.base, bare))
-                bare_on = bare.passes()
+                bare_on = bare.passes() or all_rates
             results.append((rate, api, bare))
             print(f"paced {rate:g} results/s done", flush=True)
     finally:
@@ -929,7 +931,7 @@ def measure(args, layout: str) -> dict:
             footprint = Footprint(stack)
             paced_readers = (args.readers, args.paced_reader_pause)
             paced = play_paced(stack, org, args.paced_phones, sorted(args.rates), paced_readers,
-                               footprint)  # fmt: skip
+                               footprint, args.all_rates)  # fmt: skip
             confirmed = sum(len(api.confirm) for _, api, _ in paced if api is not None)
             usage["the paced model's API phases (a Saturday's shape; from each phase's start "
                   "to its standings shown)"] = footprint.report(confirmed)  # fmt: skip
@@ -1023,6 +1025,9 @@ def main() -> int:
                              "(scripts/prod --scaled), or both, one after the other")  # fmt: skip
     parser.add_argument("--web-nodes", type=int, default=2, help="scaled: web nodes")
     parser.add_argument("--workers", type=int, default=2, help="scaled: Celery workers")
+    parser.add_argument("--all-rates", action="store_true",
+                        help="play every rate, past the first that misses the goal (to compare "
+                             "layouts rate by rate)")  # fmt: skip
     parser.add_argument("--idle-clients", type=int, default=0,
                         help="scaled: PgBouncer's memory for this many more clients")  # fmt: skip
     parser.add_argument("--database", default="amarrako_load")

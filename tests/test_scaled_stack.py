@@ -292,19 +292,20 @@ def test_every_program_runs_one_beat_and_the_database_through_pgbouncer(scaled):
     log = scaled.log()
     assert "worker1@" in log and "worker2@" in log  # two workers, each of its own name
 
-    # Every web and worker process holds a client connection to PgBouncer; PostgreSQL serves
-    # them with fewer of its own.
-    pools = [p for p in scaled.pgbouncer("SHOW POOLS") if p["database"] == scaled.database]
-    clients = sum(p["cl_active"] + p["cl_waiting"] for p in pools)
-    servers = sum(p["sv_active"] + p["sv_idle"] + p["sv_used"] for p in pools)
+    # Every web and worker process holds its client connections to PgBouncer, and PostgreSQL
+    # serves the stack's database to PgBouncer alone: each backend's client is one of
+    # PgBouncer's server connections.
+    clients = [c for c in scaled.pgbouncer("SHOW CLIENTS") if c["database"] == scaled.database]
+    servers = [s for s in scaled.pgbouncer("SHOW SERVERS") if s["database"] == scaled.database]
     with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        backends = c.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [scaled.database]
-        ).fetchone()[0]
-    print(f"\nPgBouncer: {clients} client connections, {servers} server connections; "
-          f"PostgreSQL: {backends} backends for the stack's database")  # fmt: skip
-    assert clients >= 2 * 4  # at least each node's request threads (warmed up: 4 each)
-    assert servers <= 20 and backends <= servers < clients
+        ports = c.execute(
+            "SELECT client_port FROM pg_stat_activity WHERE datname = %s", [scaled.database]
+        ).fetchall()
+    print(f"\nPgBouncer: {len(clients)} client connections, {len(servers)} server connections; "
+          f"PostgreSQL: {len(ports)} backends for the stack's database")  # fmt: skip
+    assert len(clients) >= 2  # both nodes' request threads (warmed up: each has one open)
+    assert ports and {port for (port,) in ports} <= {s["local_port"] for s in servers}
+    assert len(servers) <= 20 + 5  # PGBOUNCER_POOL_SIZE and its reserve
 
 
 def test_a_session_logged_in_on_one_node_is_served_by_the_other(scaled):
