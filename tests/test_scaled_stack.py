@@ -291,6 +291,9 @@ def test_every_program_runs_one_beat_and_the_database_through_pgbouncer(scaled):
     assert len(beats) == 1, beats
     log = scaled.log()
     assert "worker1@" in log and "worker2@" in log  # two workers, each of its own name
+    # HAProxy's and PgBouncer's lines are the stack's, one JSON object each (stacklog.py run).
+    records = [json.loads(line) for line in log.splitlines()]
+    assert "pgbouncer" in {r["logger"] for r in records}
 
     # Every web and worker process holds its client connections to PgBouncer, and PostgreSQL
     # serves the stack's database to PgBouncer alone: each backend's client is one of
