@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 MANAGE := $(PY) manage.py
 
-.PHONY: help bootstrap run test lint format lock worker prod clean
+.PHONY: help bootstrap run test lint format lock worker prod prod-scaled clean
 
 help:
 	@echo "make run       install, migrate, load the demo tournament, serve on 127.0.0.1:8000"
@@ -17,6 +17,7 @@ help:
 	@echo "make lock      regenerate requirements.lock from pyproject.toml"
 	@echo "make worker    run a Celery worker (needs CELERY_BROKER_URL)"
 	@echo "make prod      the production stack: gunicorn, Celery worker and beat (docs/deploy.md)"
+	@echo "make prod-scaled  the same scaled out: web nodes behind HAProxy, PgBouncer, workers"
 	@echo "make clean     remove .venv and what the tools left (staticfiles, caches)"
 
 bootstrap:
@@ -53,6 +54,10 @@ worker: bootstrap
 # The production stack on one machine (web, worker, beat); see docs/deploy.md for its environment.
 prod: bootstrap
 	scripts/prod
+
+# The scaled-out layout on one machine: docs/deploy.md, "Scaling out".
+prod-scaled: bootstrap
+	scripts/prod --scaled
 
 clean:
 	rm -rf $(VENV) staticfiles .ruff_cache .hypothesis

@@ -15,6 +15,21 @@ it uses a database and a Redis of its own, see benchmarks/stack.py)::
 The stack is ``scripts/prod`` with its defaults (gunicorn 2 × cores + 1 processes × 4
 threads, a Celery worker of 2 processes, beat) and ``BENCHMARK_VIEWS=true``.
 
+``--layout scaled`` points the phones at the load balancer of ``scripts/prod --scaled``
+instead (``--web-nodes`` gunicorn servers of one node's share of the processes each, behind
+HAProxy; PgBouncer in transaction mode; ``--workers`` Celery workers of one process; beat);
+``--layout both`` measures the one-server stack and then the scaled one in the same run, with
+the same plan, and ends with their p50 and p99 side by side::
+
+    .venv/bin/python benchmarks/load.py --layout both --phones 200 --rounds 2 --rates 2 4 8 16
+
+After each layout it prints the stack's footprint (``Footprint``): for each kind of process
+(gunicorn's master and workers, the Celery workers, beat, HAProxy, PgBouncer, Redis, the
+PostgreSQL backends serving the stack's database) how many there are, their memory (PSS:
+shared pages split between the processes sharing them) and the CPU they spent during the
+measured run, per confirmed result too; PgBouncer's client and server connections and its
+memory, Redis's memory and clients. docs/deploy.md ("A federation's Saturday") quotes them.
+
 **The burst** (``--phones``, ``--rounds``). For each number of phones P it plays ``--rounds``
 Swiss rounds of a P-pair tournament (P / 2 tables, two phones each). Each round has two
 phases, one after the other, and each faces the same load:
@@ -53,7 +68,8 @@ submission and confirmation p50 / p95 / p99 (the bare view's two inserts togethe
 p99 of A's and of B's, which the goal is checked on as the API's submission and confirmation), the
 requests per second achieved and confirmation → public standings. The API's rates stop after
 the first at which the submission or the confirmation p99 reaches 100 ms (the issue's goal)
-or a request fails; the bare view's likewise, so it goes on alone at the higher rates. The
+or a request fails; the bare view's likewise, so it goes on alone at the higher rates
+(``--all-rates``: both play every rate, to compare layouts rate by rate). The
 figure to quote is the highest rate at which each stays under 100 ms with no error (a lower
 bound within one step of the rates: 2× apart by default) and the ratio of the two, a second
 view of the issue's goal that the API sustain at least half the bare view's writes; and how
@@ -96,6 +112,7 @@ something else runs on the machine (another test suite) are not the stack's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
@@ -104,10 +121,198 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import psycopg  # noqa: E402
 from soak import random_games  # noqa: E402
-from stack import Down, Http, Organizer, Stack  # noqa: E402
+from stack import POSTGRES, Down, Http, Organizer, Stack  # noqa: E402
+
+# --- the stack's footprint: processes, memory, CPU ---------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds the process has used (user and system)."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _pss(pid: int) -> float:
+    """The process's proportional memory in MB (its shared pages split among their users)."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _kind(pid: int) -> str | None:
+    """What a process of the stack is, by its command line and its parent's."""
+    args = [a.decode(errors="replace") for a in
+            Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if a]  # fmt: skip
+    text = " ".join(args)
+    parent = int(_stat(pid)[1])
+    if "gunicorn" in text:
+        parent_text = Path(f"/proc/{parent}/cmdline").read_bytes().decode(errors="replace")
+        return "gunicorn worker" if "gunicorn" in parent_text else "gunicorn master"
+    if "celery" in text:
+        if " beat" in text:
+            return "celery beat"
+        parent_text = Path(f"/proc/{parent}/cmdline").read_bytes().decode(errors="replace")
+        return "celery pool" if "celery" in parent_text else "celery worker (main)"
+    program = Path(args[0].split()[0]).name if args else ""  # Redis retitles itself
+    for name in ("haproxy", "pgbouncer", "redis-server", "supervisord"):
+        if program == name:
+            return name
+    if "stacklog.py" in text:
+        return "supervisord" if " supervisord " in f" {text} " else "stacklog wrapper"
+    return None
+
+
+class Footprint:
+    """The stack's processes: the CPU they spend between ``begin()`` and ``end()`` (added up
+    over every such span), their memory and connections when ``report()`` is called."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.start: dict[int, tuple[str, float]] = {}
+        self.spent: dict[str, float] = {}
+
+    def begin(self) -> None:
+        self.start = self.cpu()
+
+    def end(self) -> None:
+        """Add the CPU spent since ``begin()`` (a process that died meanwhile is not counted;
+        one born meanwhile from zero)."""
+        for _pid, (kind, seconds) in self.cpu().items():
+            before = self.start.get(_pid)
+            spent = seconds - (before[1] if before and before[0] == kind else 0.0)
+            self.spent[kind] = self.spent.get(kind, 0.0) + spent
+
+    def pids(self) -> dict[int, str]:
+        found: dict[int, str] = {}
+        sid = self.stack.process.pid
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            pid = int(entry.name)
+            try:
+                mine = int(_stat(pid)[3]) == sid or (
+                    self.stack.redis_process and pid == self.stack.redis_process.pid
+                )
+                kind = _kind(pid) if mine else None
+            except (OSError, ValueError, IndexError):
+                continue
+            if kind:
+                found[pid] = kind
+        for pid in self.backends():
+            found[pid] = "postgres backend"
+        return found
+
+    def backends(self) -> list[int]:
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [self.stack.database],
+            ).fetchall()
+        return [pid for (pid,) in rows]
+
+    def cpu(self) -> dict[int, tuple[str, float]]:
+        sample = {}
+        for pid, kind in self.pids().items():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                sample[pid] = (kind, _cpu(pid))
+        return sample
+
+    def report(self, results: int) -> list[str]:
+        """Lines: per kind of process, count, memory now and the CPU spent (``end()``)."""
+        kinds: dict[str, dict] = {}
+        for pid, kind in self.pids().items():
+            row = kinds.setdefault(kind, {"count": 0, "pss": 0.0, "cpu": 0.0})
+            row["count"] += 1
+            with contextlib.suppress(OSError):
+                row["pss"] += _pss(pid)
+        for kind, seconds in self.spent.items():
+            kinds.setdefault(kind, {"count": 0, "pss": 0.0, "cpu": 0.0})["cpu"] = seconds
+        lines = []
+        total_cpu = sum(row["cpu"] for row in kinds.values())
+        for kind, row in sorted(kinds.items()):
+            per = f", {1000 * row['cpu'] / results:5.1f} ms per result" if results else ""
+            lines.append(
+                f"  {kind:22} {row['count']:3} × {row['pss'] / max(1, row['count']):6.1f} MB PSS "
+                f"(total {row['pss']:6.0f} MB); CPU {row['cpu']:7.1f} s{per}"
+            )
+        if results:
+            lines.append(
+                f"  all of it: {total_cpu:.1f} s of CPU for {results} confirmed results, "
+                f"{1000 * total_cpu / results:.0f} ms per result"
+            )
+        if self.stack.scaled:
+            pools = [p for p in self.stack.pgbouncer("SHOW POOLS")
+                     if p["database"] == self.stack.database]  # fmt: skip
+            clients = sum(p["cl_active"] + p["cl_waiting"] for p in pools)
+            servers = sum(p["sv_active"] + p["sv_idle"] + p["sv_used"] for p in pools)
+            mem = {m["name"]: m for m in self.stack.pgbouncer("SHOW MEM")}
+            cache = ", ".join(
+                f"{name} {mem[name]['size']} B × {mem[name]['used']}"
+                for name in ("client_cache", "server_cache", "iobuf_cache")
+                if name in mem
+            )
+            lines.append(
+                f"  PgBouncer: {clients} client connections, {servers} server connections "
+                f"(SHOW MEM: {cache})"
+            )
+        info = self.redis_info()
+        lines.append(
+            f"  Redis: used_memory {info.get('used_memory_human', '?')}, rss "
+            f"{int(info.get('used_memory_rss', 0)) / 2**20:.1f} MB, "
+            f"{info.get('connected_clients', '?')} clients"
+        )
+        return lines
+
+    def idle_clients(self, count: int) -> str:
+        """PgBouncer's memory for ``count`` more client connections, idle (as a web thread's
+        between two requests): opened, measured, closed."""
+        pid = next(p for p, kind in self.pids().items() if kind == "pgbouncer")
+
+        def rss() -> float:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+            return 0.0
+
+        before = rss()
+        user = urlsplit(POSTGRES).username or "postgres"
+        with contextlib.ExitStack() as held:
+            for _ in range(count):
+                held.enter_context(psycopg.connect(
+                    host="127.0.0.1", port=self.stack.pgbouncer_port,
+                    dbname=self.stack.database, user=user, autocommit=True,
+                ))  # fmt: skip
+            after = rss()
+        return (
+            f"  PgBouncer with {count} more idle client connections: RSS {before:.1f} → "
+            f"{after:.1f} MB, {1024 * (after - before) / count:.1f} kB per client connection"
+        )
+
+    def redis_info(self) -> dict[str, str]:
+        import socket
+
+        with socket.create_connection(("127.0.0.1", self.stack.redis_port), timeout=5) as s:
+            s.sendall(b"INFO\r\n")
+            data = b""
+            while not data.endswith(b"\r\n\r\n") and b"# Keyspace" not in data:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        return dict(line.split(":", 1) for line in data.decode().splitlines() if ":" in line)
+
 
 # Pareja B's phone reloads the table this often until pareja A's games are there (the table
 # page's own refresh). A 50 ms poll made the reads, not the writes, the load: 45 requests/s,
@@ -546,7 +751,13 @@ def paced_phase(run: Paced, seed: int, phones) -> None:
 
 
 def play_paced(
-    stack: Stack, org: Organizer, phones: int, rates: list[float], readers: tuple[int, float]
+    stack: Stack,
+    org: Organizer,
+    phones: int,
+    rates: list[float],
+    readers: tuple[int, float],
+    footprint: Footprint | None = None,
+    all_rates: bool = False,
 ) -> list[tuple[float, Paced | None, Paced | None]]:
     """For each rate in turn, one Swiss round of ``phones`` / 2 tables whose results arrive at
     that rate (the API phase), then the bare view in the same shape at the same moments, each
@@ -577,18 +788,22 @@ def play_paced(
                 api.tables = len(tables)
                 played["round"] = played["round"] + 1
                 played["now"] = played["results"] = api
+                if footprint:
+                    footprint.begin()
                 paced_phase(api, seed, partial(api_table, stack.base, api, tables))
                 deadline = time.monotonic() + 60
                 while api.confirmed_at and time.monotonic() < deadline:
                     time.sleep(0.1)  # the readers see the round's last results
+                if footprint:
+                    footprint.end()  # the worker's tasks are done: the standings show them
                 org.call("POST", f"rounds/{rnd['id']}/close")
-                api_on = api.passes()
+                api_on = api.passes() or all_rates
             if bare_on:
                 bare = Paced(rate)
                 bare.tables = phones // 2
                 played["now"] = bare
                 paced_phase(bare, seed, partial(paced_bare, stack.base, bare))
-                bare_on = bare.passes()
+                bare_on = bare.passes() or all_rates
             results.append((rate, api, bare))
             print(f"paced {rate:g} results/s done", flush=True)
     finally:
@@ -670,43 +885,68 @@ def report_paced(phones: int, readers: tuple[int, float], results: list) -> None
         print(f"  (lower rates: --phones --rates {results[0][0] / 4:g} {results[0][0] / 2:g})")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--phones", type=int, nargs="*", default=[50, 200],
-                        help="levels of the burst (none: no burst)")  # fmt: skip
-    parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds per burst level")
-    parser.add_argument("--readers", type=int, default=4, help="public standings readers")
-    parser.add_argument("--reader-pause", type=float, default=0.0,
-                        help="seconds a reader waits between reads (0: back to back)")  # fmt: skip
-    parser.add_argument("--paced-reader-pause", type=float, default=20.0,
-                        help="the paced model's readers' pause (a venue TV's reload)")  # fmt: skip
-    parser.add_argument("--paced-phones", type=int, default=200,
-                        help="phones of the paced model (0: none)")  # fmt: skip
-    parser.add_argument("--rates", type=float, nargs="+", default=list(RATES),
-                        help="results per second of the paced model, tried upwards")  # fmt: skip
-    parser.add_argument("--database", default="amarrako_load")
-    args = parser.parse_args()
+def measure(args, layout: str) -> dict:
+    """Start the layout's stack, run the plan against it, return what it measured."""
     readers = (args.readers, args.reader_pause)
-    stack = Stack(database=args.database, extra_env={"BENCHMARK_VIEWS": "true"})
+    scaled = layout == "scaled"
+    stack = Stack(
+        database=args.database + ("_scaled" if scaled else ""),
+        extra_env={"BENCHMARK_VIEWS": "true"},
+        scaled=scaled,
+        web_nodes=args.web_nodes,
+        workers=args.workers,
+        worker_concurrency=1 if scaled else 2,
+    )
     with stack:
         org = Organizer(stack.base)
         org.login()
-        print(
-            f"stack at {stack.base}: gunicorn {stack.env.get('WEB_CONCURRENCY', '2 × cores + 1')}"
-            f" processes × {stack.env.get('WEB_THREADS', '4')} threads; log {stack.log_path}"
-        )
+        if scaled:
+            shape = (f"{args.web_nodes} web nodes behind HAProxy, each gunicorn "
+                     f"{stack.env.get('WEB_CONCURRENCY', 'one node’s share of 2 × cores + 1')} "
+                     f"processes × {stack.env.get('WEB_THREADS', '4')} threads; PgBouncer; "
+                     f"{args.workers} Celery workers of 1 process; beat")  # fmt: skip
+        else:
+            shape = (f"gunicorn {stack.env.get('WEB_CONCURRENCY', '2 × cores + 1')} processes × "
+                     f"{stack.env.get('WEB_THREADS', '4')} threads; a Celery worker of 2 "
+                     f"processes; beat")  # fmt: skip
+        print(f"== {layout}: stack at {stack.base}: {shape}; log {stack.log_path}", flush=True)
+        footprint = Footprint(stack)
+        footprint.begin()
         results = []
         for phones in args.phones:
             bare = Run()
             load_before = os.getloadavg()[0]
             api = play_level(stack, org, phones, args.rounds, readers, bare)
             results.append((phones, api, bare, load_before, os.getloadavg()[0]))
-            print(f"{phones} phones done", flush=True)
+            print(f"{layout}: {phones} phones done", flush=True)
+        footprint.end()
+        usage = {}
+        if results:
+            confirmed = sum(len(api.confirm) for _, api, *_ in results)
+            usage["the burst (readers back to back, the bare phase included)"] = footprint.report(
+                confirmed
+            )
         paced = []
         if args.paced_phones:
+            footprint = Footprint(stack)
             paced_readers = (args.readers, args.paced_reader_pause)
-            paced = play_paced(stack, org, args.paced_phones, sorted(args.rates), paced_readers)
-    print()
+            paced = play_paced(stack, org, args.paced_phones, sorted(args.rates), paced_readers,
+                               footprint, args.all_rates)  # fmt: skip
+            confirmed = sum(len(api.confirm) for _, api, _ in paced if api is not None)
+            usage["the paced model's API phases (a Saturday's shape; from each phase's start "
+                  "to its standings shown)"] = footprint.report(confirmed)  # fmt: skip
+        served = stack.lb_served() if scaled else None
+        if scaled and args.idle_clients:
+            usage.setdefault("the stack at rest", []).append(
+                Footprint(stack).idle_clients(args.idle_clients)
+            )
+    return {"layout": layout, "shape": shape, "results": results, "paced": paced,
+            "footprint": usage, "served": served}  # fmt: skip
+
+
+def report(args, measured: dict) -> None:
+    results, paced = measured["results"], measured["paced"]
+    print(f"\n######## {measured['layout']}: {measured['shape']}")
     for phones, api, bare, load_before, load_after in results:
         api_wps, bare_wps = api.writes / api.busy, bare.writes / bare.busy
         print(
@@ -732,6 +972,72 @@ def main() -> int:
         )
     if paced:
         report_paced(args.paced_phones, (args.readers, args.paced_reader_pause), paced)
+    for phase, lines in measured["footprint"].items():
+        print(f"== footprint ({measured['layout']}) over {phase}")
+        for line in lines:
+            print(line)
+    if measured["served"] is not None:
+        print(f"  requests the balancer sent each node: {measured['served']}")
+
+
+def side_by_side(one: dict, scaled: dict) -> None:
+    """p50 / p99 of each measure, one-server and scaled, in ms."""
+
+    def cell(values: list[float]) -> str:
+        return f"{pct(values, 50):5.0f} / {pct(values, 99):5.0f}" if values else "    -"
+
+    print("\n######## side by side: p50 / p99 in ms (one server | scaled)")
+    for (phones, a, *_), (_, b, *_) in zip(one["results"], scaled["results"], strict=True):
+        print(f"  burst, {phones} phones")
+        for name, attr in (("submission", "submit"), ("confirmation", "confirm"),
+                           ("table read", "reads"), ("standings read", "standings")):  # fmt: skip
+            print(f"    {name:16} {cell(getattr(a, attr)):>14} | {cell(getattr(b, attr)):>14}")
+        print(f"    {'writes/s':16} {a.writes / a.busy:14.0f} | {b.writes / b.busy:14.0f}")
+    by_rate = {rate: api for rate, api, _ in scaled["paced"]}
+    for rate, a, _ in one["paced"]:
+        b = by_rate.get(rate)
+        if a is None and b is None:
+            continue
+        print(f"  paced, {rate:g} results/s")
+        for name, attr in (("submission", "submit"), ("confirmation", "confirm"),
+                           ("table read", "reads")):  # fmt: skip
+            left = cell(getattr(a, attr)) if a else "not run"
+            right = cell(getattr(b, attr)) if b else "not run"
+            print(f"    {name:16} {left:>14} | {right:>14}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--phones", type=int, nargs="*", default=[50, 200],
+                        help="levels of the burst (none: no burst)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=4, help="Swiss rounds per burst level")
+    parser.add_argument("--readers", type=int, default=4, help="public standings readers")
+    parser.add_argument("--reader-pause", type=float, default=0.0,
+                        help="seconds a reader waits between reads (0: back to back)")  # fmt: skip
+    parser.add_argument("--paced-reader-pause", type=float, default=20.0,
+                        help="the paced model's readers' pause (a venue TV's reload)")  # fmt: skip
+    parser.add_argument("--paced-phones", type=int, default=200,
+                        help="phones of the paced model (0: none)")  # fmt: skip
+    parser.add_argument("--rates", type=float, nargs="+", default=list(RATES),
+                        help="results per second of the paced model, tried upwards")  # fmt: skip
+    parser.add_argument("--layout", choices=("one", "scaled", "both"), default="one",
+                        help="one server (make prod), the scaled stack's load balancer "
+                             "(scripts/prod --scaled), or both, one after the other")  # fmt: skip
+    parser.add_argument("--web-nodes", type=int, default=2, help="scaled: web nodes")
+    parser.add_argument("--workers", type=int, default=2, help="scaled: Celery workers")
+    parser.add_argument("--all-rates", action="store_true",
+                        help="play every rate, past the first that misses the goal (to compare "
+                             "layouts rate by rate)")  # fmt: skip
+    parser.add_argument("--idle-clients", type=int, default=0,
+                        help="scaled: PgBouncer's memory for this many more clients")  # fmt: skip
+    parser.add_argument("--database", default="amarrako_load")
+    args = parser.parse_args()
+    layouts = ["one", "scaled"] if args.layout == "both" else [args.layout]
+    measured = [measure(args, layout) for layout in layouts]
+    for one in measured:
+        report(args, one)
+    if len(measured) == 2:
+        side_by_side(*measured)
     return 0
 
 

@@ -6,6 +6,8 @@ it never touches the machine's Redis nor any database but its own)::
 
     .venv/bin/python benchmarks/soak.py                 # 200 pairs, 10 Swiss rounds, top 16 KO
     .venv/bin/python benchmarks/soak.py --small         # 8 pairs, what tests/test_soak.py runs
+    .venv/bin/python benchmarks/soak.py --scaled        # the same on scripts/prod --scaled
+    .venv/bin/python benchmarks/soak.py --scaled --small  # what tests/test_scaled_stack.py runs
 
 What it does (benchmarks/stack.py starts the stack):
 
@@ -33,6 +35,16 @@ What it does (benchmarks/stack.py starts the stack):
    notification; the served standings (``GET /api/v1/phases/<id>/standings``) equal to the
    standings computed from the confirmed results (``standings_compute``, and a tally of what
    the phones sent), within 60 s of the end of the last fault.
+
+``--scaled``: the same day on the scaled layout (``scripts/prod --scaled``: two web nodes
+behind HAProxy, PgBouncer, two workers, one beat); the phones and the organizer talk to the
+load balancer only. Its faults hit one web node (the other keeps serving; the balancer sends a
+request the dead node held again to the other when that is harmless: a read, a write with an
+Idempotency-Key), one of the two workers, Redis, and PgBouncer (SIGKILLed: every database
+connection of every process is cut, transactions in flight are rolled back, and the requests
+that needed the database meanwhile are answered 500 and sent again by the phones; those are
+counted apart, ``outage_5xx``, and any other 5xx fails the run). It checks too that both nodes
+served the phones (HAProxy's counts, ``served_by_node``).
 
 It prints the figures and one JSON line (``SOAK {...}``), and exits 1 when a check fails.
 Beat reconciles every ``--reconcile`` seconds (30 here; production's default is 60).
@@ -102,7 +114,16 @@ class Record:
             self.latencies[kind].append(answer.seconds)
             self.statuses[answer.status] += 1
             if answer.status >= 500:
-                self.server_errors.append((kind, answer.status, str(answer.body)[:200]))
+                self.server_errors.append(
+                    (kind, answer.status, str(answer.body)[:200], time.time())
+                )
+
+    def errors_outside(self, kinds: tuple[str, ...], grace: float) -> tuple[list, int]:
+        """The 5xx answers not explained by a fault of ``kinds`` (sent between its start and
+        ``grace`` seconds after its end), and how many were."""
+        windows = [(s, e + grace) for what, s, e in self.faults if what in kinds]
+        inside = [x for x in self.server_errors if any(s <= x[3] <= e for s, e in windows)]
+        return [x[:3] for x in self.server_errors if x not in inside], len(inside)
 
 
 def random_games(rng: random.Random, rules: dict) -> list[dict]:
@@ -257,6 +278,7 @@ class Faults:
     def __init__(self, stack: Stack, record: Record, outage: float) -> None:
         self.stack, self.record, self.outage = stack, record, outage
         self.threads: list[threading.Thread] = []
+        self.hits = Counter()  # scaled: the web node or worker hit next takes turns
 
     def run(self, what: str, injected: threading.Event | None = None) -> None:
         """Start the fault; ``injected`` is set once it has hit (the process is dead)."""
@@ -265,8 +287,13 @@ class Faults:
         def go() -> None:
             started = time.time()
             print(f"  fault: {what}", flush=True)
+            number = 1
+            if self.stack.scaled and what in ("web", "worker"):
+                count = self.stack.web_nodes if what == "web" else self.stack.workers
+                number = 1 + self.hits[what] % count
+                self.hits[what] += 1
             if what == "worker":
-                self.stack.kill_worker()
+                self.stack.kill_worker(number)
                 injected.set()
             elif what == "redis":
                 self.stack.redis_stop()
@@ -274,9 +301,13 @@ class Faults:
                 time.sleep(self.outage)
                 self.stack.redis_start()
             elif what == "web":
-                self.stack.kill_web()
+                self.stack.kill_web(number)
                 injected.set()
-                self.stack.wait_web()
+                self.stack.wait_web(number)
+            elif what == "pgbouncer":
+                old = self.stack.kill_pgbouncer()
+                injected.set()
+                self.stack.wait_pgbouncer(old)
             ended = time.time()
             with self.record.lock:
                 self.record.faults.append((what, started, ended))
@@ -496,6 +527,24 @@ FAULTS = {
     "ko2": [(LAST, "web")],  # the web server is down while the stage's last result goes in
 }
 SMALL_FAULTS = {1: [(0.5, "worker")], "ko1": [(LAST, "redis")]}
+# The scaled layout's: one web node (the other serves), one of two workers, PgBouncer, Redis.
+SCALED_FAULTS = {
+    2: [(0.5, "worker")],
+    3: [(0.3, "redis")],
+    4: [(0.5, "pgbouncer")],
+    5: [(0.5, "web")],
+    7: [(0.3, "web"), (0.6, "pgbouncer")],
+    8: [(0.4, "worker"), (0.7, "web")],
+    "ko1": [(LAST, "redis")],
+    "ko2": [(LAST, "pgbouncer")],
+}
+SMALL_SCALED_FAULTS = {
+    1: [(0.25, "web"), (0.5, "pgbouncer"), (0.75, "worker")],
+    "ko1": [(LAST, "redis")],
+}
+# Seconds after PgBouncer is back within which a request can still fail on a connection it cut
+# (a thread's next request notices and reconnects: CONN_HEALTH_CHECKS).
+PGBOUNCER_GRACE = 5.0
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -506,6 +555,9 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--small", action="store_true", help="8 pairs, 1 Swiss round, a 4-pair KO")
+    parser.add_argument("--scaled", action="store_true",
+                        help="scripts/prod --scaled: 2 web nodes behind HAProxy, PgBouncer, "
+                             "2 workers, beat (--small: 16 pairs)")  # fmt: skip
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--knockout", type=int, default=16, help="pairs in the knockout")
@@ -517,16 +569,23 @@ def main() -> int:
     parser.add_argument("--database", default="amarrako_soak")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    faults_plan = FAULTS
+    faults_plan = SCALED_FAULTS if args.scaled else FAULTS
     if args.small:
-        args.pairs, args.rounds, args.knockout = 8, 1, 4
+        # scaled: three faults in the Swiss round, so 8 tables, with phones in flight for each
+        args.pairs, args.rounds, args.knockout = (16 if args.scaled else 8), 1, 4
         args.outage, args.spread, args.reconcile = min(args.outage, 5.0), 2.0, 5
-        faults_plan = SMALL_FAULTS
+        faults_plan = SMALL_SCALED_FAULTS if args.scaled else SMALL_FAULTS
     rng = random.Random(args.seed)
     record = Record()
     began = time.time()
-    stack = Stack(database=args.database, reconcile_seconds=args.reconcile,
-                  worker_concurrency=2)  # fmt: skip
+    if args.scaled:
+        # one web process per node per core's share; two workers of one process, as the
+        # one-server soak's one worker of two
+        stack = Stack(database=args.database, reconcile_seconds=args.reconcile, scaled=True,
+                      web_nodes=2, workers=2, worker_concurrency=1)  # fmt: skip
+    else:
+        stack = Stack(database=args.database, reconcile_seconds=args.reconcile,
+                      worker_concurrency=2)  # fmt: skip
     with stack:
         print(f"stack up in {time.time() - began:.0f} s at {stack.base} (log {stack.log_path})")
         org = Organizer(stack.base)
@@ -601,6 +660,7 @@ def main() -> int:
             "next_stage_seconds": record.stages,
             "worker_restarts": log.count("exited: worker"),
             "web_restarts": log.count("exited: web"),
+            "pgbouncer_restarts": log.count("exited: pgbouncer"),
             "reconcile_repairs": log.count("reconciliation repaired"),
             "lost_task_logs": log.count("could not queue"),
             "worker_crash_lines": log.count("Unrecoverable error"),
@@ -611,8 +671,17 @@ def main() -> int:
             "minutes": round((time.time() - began) / 60, 1),
             **result,
         }
-        if record.server_errors:
-            figures["failures"].append(f"5xx answers: {record.server_errors[:5]}")
+        # A request that needed the database while PgBouncer was down could only fail; the
+        # phone sent it again (the checks above say nothing was lost or doubled meanwhile).
+        errors, figures["outage_5xx"] = record.errors_outside(("pgbouncer",), PGBOUNCER_GRACE)
+        figures["server_errors"] = len(errors)
+        if errors:
+            figures["failures"].append(f"5xx answers: {errors[:5]}")
+        if args.scaled:
+            figures["served_by_node"] = stack.lb_served()
+            served = figures["served_by_node"]
+            if len(served) < 2 or not all(served.values()):
+                figures["failures"].append(f"a web node served nothing: {served}")
         if record.unexpected:
             figures["failures"].append(f"unexpected answers: {record.unexpected[:5]}")
         if record.replay_mismatch:

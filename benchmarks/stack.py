@@ -4,9 +4,13 @@ Responsible for: ``Stack`` — a PostgreSQL database of its own (dropped and cre
 ``redis-server`` of its own on a free port (so the machine's Redis is never stopped), and
 ``scripts/prod`` (gunicorn, a Celery worker and beat under supervisord) against both, with the
 faults a soak needs: SIGKILL the worker, stop Redis and start it again (empty: what it held is
-lost), kill the web server. ``Http``, a small keep-alive HTTP client for one simulated phone
-(stdlib only: no HTTP library is in the lock), and ``Organizer``, the desk's calls through
-the API with a token, each retried while the stack is restarting.
+lost), kill the web server. ``Stack(scaled=True)`` is ``scripts/prod --scaled`` instead: web
+nodes behind HAProxy (``base`` is the balancer's address, ``node_base(n)`` a node's own),
+PgBouncer, several workers and one beat, each on free ports; its faults hit one web node or
+one worker, and it can kill PgBouncer; ``lb_servers()`` and ``pgbouncer()`` read what the
+balancer and the pooler report. ``Http``, a small keep-alive HTTP client for one simulated
+phone (stdlib only: no HTTP library is in the lock), and ``Organizer``, the desk's calls
+through the API with a token, each retried while the stack is restarting.
 
 Must not: check anything (the soak does) or time anything (the load does).
 
@@ -26,8 +30,10 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psycopg
 
@@ -47,6 +53,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports (the scaled layout's web nodes)."""
+    for _ in range(200):
+        first = free_port()
+        if first + count > 65535:
+            continue
+        with contextlib.ExitStack() as held:
+            try:
+                for port in range(first, first + count):
+                    s = held.enter_context(socket.socket())
+                    s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return first
+    raise RuntimeError(f"no {count} consecutive free ports")
+
+
 def kill_session(sid: int) -> None:
     """SIGKILL every process left in session ``sid`` (scripts/prod starts one; supervisord puts
     each program in a process group of its own, but they stay in its session)."""
@@ -55,6 +78,11 @@ def kill_session(sid: int) -> None:
             fields = stat.read_text().rsplit(")", 1)[1].split()
             if int(fields[3]) == sid:
                 os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
+def children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(child) for child in found.split()]
 
 
 class Down(Exception):
@@ -165,12 +193,20 @@ class Stack:
     worker_concurrency: int = 2
     reconcile_seconds: int = 30
     extra_env: dict = field(default_factory=dict)
+    # scripts/prod --scaled: web nodes behind HAProxy, PgBouncer, ``workers`` workers of
+    # ``worker_concurrency`` processes each, one beat
+    scaled: bool = False
+    web_nodes: int = 2
+    workers: int = 2
 
     def __post_init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix=f"{self.database}-"))
         self.port = free_port()
         self.redis_port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        conf = "supervisord-scaled.conf" if self.scaled else "supervisord.conf"
+        self.conf = ROOT / "deploy" / conf
+        self.programs = self.web_nodes + self.workers + 3 if self.scaled else 3
         self.database_url = f"{POSTGRES}/{self.database}"
         self.log_path = self.dir / "stack.log"
         self.redis_process: subprocess.Popen | None = None
@@ -191,6 +227,15 @@ class Stack:
         }
         for name in ("CELERY_RESULT_BACKEND", "CI", "CELERY_TEST_BROKER_URL"):
             self.env.pop(name, None)
+        if self.scaled:
+            self.node_port = free_ports(self.web_nodes)
+            self.pgbouncer_port = free_port()
+            self.env.update(
+                WEB_NODES=str(self.web_nodes),
+                WEB_NODE_PORT=str(self.node_port),
+                WORKERS=str(self.workers),
+                PGBOUNCER_PORT=str(self.pgbouncer_port),
+            )
         if self.web_concurrency:
             self.env["WEB_CONCURRENCY"] = str(self.web_concurrency)
         if self.web_threads:
@@ -208,7 +253,7 @@ class Stack:
         self.redis_start()
         with self.log_path.open("wb") as out:
             self.process = subprocess.Popen(
-                [str(ROOT / "scripts" / "prod")],
+                [str(ROOT / "scripts" / "prod"), *(["--scaled"] if self.scaled else [])],
                 cwd=ROOT,
                 env=self.env,
                 stdin=subprocess.DEVNULL,
@@ -218,11 +263,20 @@ class Stack:
             )
         self.wait("/readyz answers 200", lambda: self.ready(), START_PATIENCE)
         self.wait(
-            "web, worker and beat RUNNING",
-            lambda: self.ctl("status").count("RUNNING") == 3,
+            f"all {self.programs} programs RUNNING",
+            lambda: self.ctl("status").count("RUNNING") == self.programs,
             RESTART_PATIENCE,
         )
-        self.wait("the worker is ready", lambda: "ready." in self.log(), RESTART_PATIENCE)
+        workers = self.workers if self.scaled else 1
+        self.wait(
+            "the workers are ready",
+            lambda: self.log().count("ready.") >= workers,
+            RESTART_PATIENCE,
+        )
+        if self.scaled:
+            for node in range(1, self.web_nodes + 1):
+                self.wait(f"node {node} ready", lambda n=node: self.ready(n), RESTART_PATIENCE)
+            self.wait("the balancer sees every node ready", self.lb_all_up, RESTART_PATIENCE)
         subprocess.run(
             [str(ROOT / ".venv/bin/python"), "manage.py", "createsuperuser", "--noinput",
              "--username", USER, "--email", "soak@example.org"],
@@ -263,11 +317,20 @@ class Stack:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def ready(self) -> bool:
+    def node_base(self, node: int) -> str:
+        """A web node's own address (scaled), past the balancer."""
+        return f"http://127.0.0.1:{self.node_port + node - 1}"
+
+    def ready(self, node: int | None = None) -> bool:
+        """/readyz answers 200: through the balancer (or the one server), or from ``node``."""
+        base = self.base if node is None else self.node_base(node)
+        http = Http(base, timeout=3)
         try:
-            return Http(self.base, timeout=3).request("GET", "/readyz").status == 200
+            return http.request("GET", "/readyz").status == 200
         except Down:
             return False
+        finally:
+            http.close()
 
     def wait(self, what: str, check, seconds: float) -> float:
         """Wait until ``check()`` is true; returns the seconds it took."""
@@ -276,15 +339,16 @@ class Stack:
             with contextlib.suppress(OSError, Down):
                 if check():
                     return time.monotonic() - start
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(
+                    f"not {what}: scripts/prod exited ({self.process.returncode}); the log "
+                    f"ends:\n{self.log()[-3000:]}"
+                )
             time.sleep(0.2)
         raise RuntimeError(f"not {what} within {seconds} s; the log ends:\n{self.log()[-3000:]}")
 
     def ctl(self, *args: str) -> str:
-        command = [
-            str(ROOT / ".venv/bin/supervisorctl"),
-            "-c",
-            str(ROOT / "deploy/supervisord.conf"),
-        ]
+        command = [str(ROOT / ".venv/bin/supervisorctl"), "-c", str(self.conf)]
         return subprocess.run(
             [*command, *args], env=self.env, capture_output=True, text=True, timeout=30
         ).stdout
@@ -295,32 +359,107 @@ class Stack:
 
     # --- faults -----------------------------------------------------------------------------
 
-    def kill_worker(self) -> None:
-        """SIGKILL the worker's main process and its pool (supervisord starts a new one)."""
-        old = self.pid("worker")
+    def program(self, kind: str, number: int = 1) -> str:
+        """supervisord's name of a program: ``web`` or, scaled, ``web:web2``."""
+        return f"{kind}:{kind}{number}" if self.scaled and kind in ("web", "worker") else kind
+
+    def restarted(self, program: str, old: int) -> bool:
+        return self.pid(program) not in (0, old) and "RUNNING" in self.ctl("status", program)
+
+    def kill_worker(self, number: int = 1) -> None:
+        """SIGKILL a worker's main process and its pool (supervisord starts a new one)."""
+        program = self.program("worker", number)
+        old = self.pid(program)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(os.getpgid(old), signal.SIGKILL)
-        self.wait(
-            "the worker restarted",
-            lambda: (
-                self.pid("worker") not in (0, old) and "RUNNING" in self.ctl("status", "worker")
-            ),
-            RESTART_PATIENCE,
-        )
+        self.wait(f"{program} restarted", lambda: self.restarted(program, old), RESTART_PATIENCE)
 
-    def kill_web(self) -> None:
-        """SIGKILL gunicorn's master and its workers, as a crash would: the requests they held
-        get no answer, the phones retry; supervisord starts a new server."""
-        old = self.pid("web")
-        children = subprocess.run(
-            ["pgrep", "-P", str(old)], capture_output=True, text=True
-        ).stdout.split()
-        for pid in [old, *map(int, children)]:
+    def kill_web(self, node: int = 1) -> None:
+        """SIGKILL gunicorn's master and its workers (scaled: of web node ``node``), as a crash
+        would: the requests they held get no answer (the balancer sends a read or a keyed
+        write again to another node), the phones retry; supervisord starts a new server."""
+        old = self.pid(self.program("web", node))
+        for pid in [old, *children(old)]:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
-    def wait_web(self) -> float:
-        return self.wait("the web server answers again", self.ready, RESTART_PATIENCE)
+    def wait_web(self, node: int = 1) -> float:
+        """Seconds until the server (scaled: node ``node``, and the balancer's check of it)
+        answers /readyz again."""
+        if not self.scaled:
+            return self.wait("the web server answers again", self.ready, RESTART_PATIENCE)
+        return self.wait(
+            f"web node {node} is ready again and back in the balancer",
+            lambda: self.ready(node) and self.lb_servers()["ready"][f"web{node}"] == "UP",
+            RESTART_PATIENCE,
+        )
+
+    def kill_pgbouncer(self) -> int:
+        """SIGKILL PgBouncer (scaled), as a crash would: every client connection and every
+        transaction in flight is cut (PostgreSQL rolls those back); supervisord starts it
+        again (wait_pgbouncer). Returns the pid supervisord knew it by."""
+        wrapper = self.pid("pgbouncer")
+        for pid in children(wrapper):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        return wrapper
+
+    def wait_pgbouncer(self, old: int) -> float:
+        def back() -> bool:
+            if not self.restarted("pgbouncer", old):
+                return False
+            with socket.create_connection(("127.0.0.1", self.pgbouncer_port), timeout=1):
+                return True
+
+        return self.wait("PgBouncer is back", back, RESTART_PATIENCE)
+
+    # --- what the balancer and the pooler report (scaled) ------------------------------------
+
+    def haproxy(self, command: str) -> str:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(5)
+            s.connect(str(self.dir / "run" / "haproxy.sock"))
+            s.sendall(command.encode() + b"\n")
+            chunks = []
+            while chunk := s.recv(65536):
+                chunks.append(chunk)
+        return b"".join(chunks).decode()
+
+    def lb_stats(self) -> list[dict]:
+        """HAProxy's ``show stat``: a dict per frontend, backend and server."""
+        lines = self.haproxy("show stat").splitlines()
+        names = lines[0].lstrip("# ").split(",")
+        return [dict(zip(names, line.split(","), strict=False)) for line in lines[1:] if line]
+
+    def lb_servers(self) -> dict[str, dict[str, str]]:
+        """Each backend's servers and their state: ``{"ready": {"web1": "UP", …}, …}``."""
+        servers: dict[str, dict[str, str]] = {}
+        for row in self.lb_stats():
+            if row["svname"] not in ("FRONTEND", "BACKEND"):
+                servers.setdefault(row["pxname"], {})[row["svname"]] = row["status"]
+        return servers
+
+    def lb_all_up(self) -> bool:
+        return all(state == "UP" for state in self.lb_servers()["ready"].values())
+
+    def lb_served(self) -> dict[str, int]:
+        """Requests each web node was sent by the balancer (both backends), by node name."""
+        served: Counter = Counter()
+        for row in self.lb_stats():
+            if row["svname"].startswith("web"):
+                served[row["svname"]] += int(row["stot"] or 0)
+        return dict(served)
+
+    def pgbouncer(self, command: str) -> list[dict]:
+        """A command of PgBouncer's admin console (``SHOW POOLS``…), its rows as dicts."""
+        user = urlsplit(POSTGRES).username or "postgres"
+        with psycopg.connect(
+            host="127.0.0.1", port=self.pgbouncer_port, dbname="pgbouncer", user=user,
+            autocommit=True, cursor_factory=psycopg.ClientCursor,  # the console: simple queries
+        ) as conn:  # fmt: skip
+            cursor = conn.execute(command)
+            names = [c.name for c in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def redis_start(self) -> None:
         self.redis_process = subprocess.Popen(

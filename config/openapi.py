@@ -55,6 +55,7 @@ _READ = {
     "429": "Too many requests: wait the seconds of Retry-After.",
     "431": "A header, or the number of headers, is larger than the server reads.",
     "500": "A failure on the server; it has been logged.",
+    "503": "The database cannot be reached for a moment: send it again after Retry-After.",
 }
 _WRITE = {
     "409": "A conflict: a stale version, a duplicate, or a state that no longer allows this.",

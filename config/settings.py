@@ -178,15 +178,25 @@ DATABASES = {
 # then plans it once per connection instead of on every run. The table link's read (one query
 # joining the match, round, phase, tournament and pairs) cost the server ~1.9 ms of planning
 # per phone request, three times what running it costs (benchmarks/results_path.py, "DB CPU").
-# Off (DATABASE_PREPARED=false) behind a pooler in transaction mode that cannot keep prepared
-# statements (PgBouncer before 1.21, or without max_prepared_statements).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
-    "DATABASE_PREPARED", True
-):
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True,
-        prepare_threshold=5,
-    )
+#
+# DATABASE_POOLED=true: the database is reached through a pooler in transaction mode
+# (PgBouncer, `scripts/prod --scaled`), where one connection's consecutive transactions run on
+# different server connections. A statement prepared on one is missing on the next ("prepared
+# statement "_pg3_0" does not exist", or "already exists" where another client prepared its
+# own there): PgBouncer before 1.21 (Debian 12 has 1.18) cannot keep them, so DATABASE_PREPARED
+# is off by default behind it, and the parameters are bound by psycopg on the client (Django's
+# default), which any pooler passes. Django's server-side cursors (``.iterator()``) are off
+# too: one declared outside a transaction belongs to a session (WITH HOLD).
+# tests/test_scaled_stack.py runs both settings through PgBouncer.
+DATABASE_POOLED = env_bool("DATABASE_POOLED")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if env_bool("DATABASE_PREPARED", not DATABASE_POOLED):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True,
+            prepare_threshold=5,
+        )
+    if DATABASE_POOLED:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -10,7 +10,10 @@ Must not: hide a 500: the exception was already logged by Django.
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
@@ -104,11 +107,37 @@ def api_not_found(request, *args, **kwargs):
     return page_not_found(request)
 
 
+class ServiceUnavailable(DomainError):
+    status = 503
+    code = "database_unavailable"
+
+
+#: seconds a client waits before sending again when the database cannot be reached
+DATABASE_RETRY_AFTER = 5
+
+
 def server_error(request):
+    # Django calls this inside its handler of the exception: a database that cannot be reached
+    # (PgBouncer or PostgreSQL restarting, a failover) is a 503 to send again, not a bug.
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return database_unavailable(request)
     if not _is_api(request):
         return defaults.server_error(request)
     error = ServerError("Something failed on our side; it has been logged.", code="server_error")
     return error_response(request, error)
+
+
+def database_unavailable(request):
+    error = ServiceUnavailable(
+        "The service cannot reach its database for a moment; send it again in a few seconds.",
+        code="database_unavailable",
+    )
+    try:
+        response = error_response(request, error)
+    except Exception:  # the error page itself needs the database (the reader's session)
+        response = HttpResponse(error_message(error), status=503, content_type="text/plain")
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
 
 
 class TooManyAttempts(DomainError):

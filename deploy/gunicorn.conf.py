@@ -31,7 +31,16 @@ def _load_logs():
 
 logs = _load_logs()
 
-bind = os.environ.get("BIND", "127.0.0.1:8000")
+# The scaled layout (scripts/prod --scaled, deploy/supervisord-scaled.conf) runs WEB_NODES
+# servers on one machine behind the load balancer: server n (WEB_NODE, from 1) listens on
+# WEB_NODE_HOST:WEB_NODE_PORT + n - 1 and BIND is the load balancer's.
+node = int(os.environ.get("WEB_NODE") or 0)
+if node:
+    first = int(os.environ.get("WEB_NODE_PORT", "8001"))
+    bind = f"{os.environ.get('WEB_NODE_HOST', '127.0.0.1')}:{first + node - 1}"
+    proc_name = f"amarrako-web{node}"
+else:
+    bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
@@ -58,10 +67,16 @@ forwarded_allow_ips = (
     os.environ.get("FORWARDED_ALLOW_IPS") or os.environ.get("TRUSTED_PROXIES") or "127.0.0.1,::1"
 )
 # gunicorn's own control socket goes with the stack's other run files, not into $HOME.
-control_socket = os.path.join(os.environ.get("AMARRAKO_RUN_DIR", "/tmp"), "gunicorn.ctl")
+control_socket = os.path.join(
+    os.environ.get("AMARRAKO_RUN_DIR", "/tmp"), f"gunicorn{node or ''}.ctl"
+)
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+
+
+# The User-Agent of the load balancer's health checks (deploy/haproxy.cfg.template).
+LB_CHECK = "amarrako-lb-check"
 
 
 class Logger(glogging.Logger):
@@ -77,6 +92,8 @@ class Logger(glogging.Logger):
         if isinstance(status, str):
             status = status.split(None, 1)[0]
         status = int(status) if str(status).isdigit() else status
+        if status == 200 and environ.get("HTTP_USER_AGENT") == LB_CHECK:
+            return  # the balancer's health checks, several a second: only a failed one is news
         headers = resp.headers.items() if hasattr(resp.headers, "items") else resp.headers
         request_id = next((v for k, v in headers if k.lower() == "x-request-id"), "-")
         method = environ.get("REQUEST_METHOD", "-")

@@ -13,16 +13,24 @@
     lines overwrote the others'.
 - ``COMMAND 2>&1 | stacklog.py lines LOGGER``: each line of its standard input as a log line of
   ``LOGGER`` (what ``migrate`` prints before the stack starts).
+- ``stacklog.py run LOGGER COMMAND…``: runs a program that is not Python (HAProxy, PgBouncer,
+  in the scaled layout's deploy/supervisord-scaled.conf) with each line it prints made a log
+  line of ``LOGGER``; the signals supervisord sends are passed on to it, and it exits as the
+  program did (a program killed by signal N: status 128 + N), so supervisord sees its death.
 
 It loads config/logs.py by its path: supervisord imports nothing of the project.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import importlib.util
 import os
+import re
+import signal
 import stat
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -89,11 +97,44 @@ def lines(logger: str) -> None:
         print(line(logger, text.rstrip("\n")), flush=True)
 
 
+# What a program's line starts with that the stack's line says already: PgBouncer's time and
+# pid ("2026-11-28 01:38:55.667 UTC [18204] "), HAProxy's pid ("[NOTICE]   (1234) : ").
+_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \w+ \[\d+\] ")
+_LEVELS = (("FATAL", "CRITICAL"), ("ALERT", "ERROR"), ("ERROR", "ERROR"), ("WARNING", "WARNING"))
+
+
+def level_of(message: str) -> str:
+    head = message[:40].upper()
+    return next((level for word, level in _LEVELS if word in head), "INFO")
+
+
+def run(logger: str, command: list[str]) -> int:
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)  # fmt: skip
+
+    def forward(signum, _frame) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT,
+                   signal.SIGUSR1, signal.SIGUSR2):  # fmt: skip
+        signal.signal(signum, forward)
+    for raw in child.stdout:
+        message = _PREFIX.sub("", raw.decode(errors="replace").rstrip("\n"))
+        if message.strip():
+            print(line(logger, message, level_of(message)), flush=True)
+    status = child.wait()
+    return 128 - status if status < 0 else status
+
+
 if __name__ == "__main__":
     role, rest = sys.argv[1], sys.argv[2:]
     if role == "supervisord":
         supervisord(rest)
     elif role == "lines":
         lines(rest[0])
+    elif role == "run":
+        append_mode(1)
+        sys.exit(run(rest[0], rest[1:]))
     else:
-        sys.exit(f"stacklog.py: supervisord ARGS… or lines LOGGER, not {role!r}")
+        sys.exit(f"stacklog.py: supervisord, lines or run, not {role!r}")

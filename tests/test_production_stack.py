@@ -262,6 +262,16 @@ def test_the_stack_starts_with_one_command_logs_json_and_comes_back_when_killed(
     newline = _get(f"{url}/x%0Ay")
     quote = _get(f"{url}/a%22b%5Cc")
     assert newline[0] == quote[0] == 404
+    # gunicorn writes a request's access line after its answer: it may reach the log later.
+    _wait(
+        "both requests are in the access log",
+        lambda: (
+            quote[2]["X-Request-ID"] in log.read_text()
+            and newline[2]["X-Request-ID"] in log.read_text()
+        ),
+        60,
+        log,
+    )
 
     records = _lines(log)
     # One clock: UTC, ISO 8601 with its offset; and every line says its request ("-": none).

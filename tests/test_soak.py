@@ -75,12 +75,13 @@ def _leave_nothing_behind(process: subprocess.Popen, database: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
-def _start(database: str, out: Path) -> subprocess.Popen:
+def _start(database: str, out: Path, *args: str, env: dict | None = None) -> subprocess.Popen:
+    """``benchmarks/soak.py --small`` with ``args`` (tests/test_scaled_stack.py: --scaled)."""
     if shutil.which("redis-server") is None:
         pytest.fail("the soak starts its own redis-server, which is not on the PATH")
-    command = [sys.executable, str(BASE_DIR / "benchmarks" / "soak.py"), "--small"]
+    command = [sys.executable, str(BASE_DIR / "benchmarks" / "soak.py"), "--small", *args]
     command += ["--database", database]
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CI")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CI")} | (env or {})
     with out.open("wb") as sink:
         return subprocess.Popen(
             command,
