@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from clubs.models import Pair, Player
 from seasons.interpenas.services import interpena_board_submit
 from tests.browser.test_browser_circuits import log_in
 from tests.seasons.circuits.helpers import GAMES_HOME, fielded
@@ -39,6 +40,14 @@ def test_the_board_confirm_button_is_whole_on_a_phone(phone, live_server, screen
     ):
         club.name = name
         club.save()
+    # long names, the same in every run (the factories' numbered names grow with the run: the
+    # test measured short names alone and long ones in the whole suite)
+    pairs = Pair.objects.filter(club__in=[interpena.home_club, interpena.away_club])
+    ids = {pk for pair in pairs for pk in (pair.player_one_id, pair.player_two_id)}
+    for number, player in enumerate(Player.objects.filter(pk__in=ids).order_by("pk")):
+        player.first_name = ("Iñakiaitzol", "Maitexabier")[number % 2]
+        player.last_name = "Azpilicueta-Etxeberria Urdiain"
+        player.save()
     interpena_board_submit(
         actor=home_org,
         interpena=interpena,
