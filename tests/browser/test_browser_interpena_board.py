@@ -45,8 +45,8 @@ def test_the_board_confirm_button_is_whole_on_a_phone(phone, live_server, screen
     pairs = Pair.objects.filter(club__in=[interpena.home_club, interpena.away_club])
     ids = {pk for pair in pairs for pk in (pair.player_one_id, pair.player_two_id)}
     for number, player in enumerate(Player.objects.filter(pk__in=ids).order_by("pk")):
-        player.first_name = ("Iñakiaitzol", "Maitexabier")[number % 2]
-        player.last_name = "Azpilicueta-Etxeberria Urdiain"
+        player.first_name = ("Iñaki", "Maite")[number % 2]
+        player.last_name = "Zubizarretaurkiaga"  # one long word: nowhere to wrap
         player.save()
     interpena_board_submit(
         actor=home_org,
