@@ -80,13 +80,14 @@ def _test_broker_url() -> str:
 # --- Service markers --------------------------------------------------------------------------
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # The tests that read the shared demo run last, together: it is loaded once, when the first
-    # of them starts, and deleted at the end, so no other test ever finds its rows.
-    readers = [item for item in items if "shared_demo" in getattr(item, "fixturenames", ())]
-    if readers:
-        others = [item for item in items if "shared_demo" not in getattr(item, "fixturenames", ())]
-        items[:] = others + readers
+    """The tests that read the shared demo run together, after pytest-django has put the tests
+    that roll back first and those that commit after them: at the end of the first kind, where
+    the built-in presets are still there (a committing test empties the database, migrations'
+    rows included). The demo is loaded when the first of them starts and deleted when the last
+    ends (pytest_runtest_teardown), so no other test ever finds its rows."""
+    _shared_demo_together(items)
     for item in items:
         # Taking the fixture is enough to need the worker and its broker.
         if "celery_worker" in getattr(item, "fixturenames", ()):
@@ -354,27 +355,68 @@ def _stop(worker: CeleryWorker) -> None:
 # --- The demo, loaded once ------------------------------------------------------------------
 
 
+def _transactional(item: pytest.Item) -> bool:
+    """As pytest-django sorts them: a test that commits (and empties the database after)."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        (marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")))
+        or "transactional_db" in fixtures
+        or "live_server" in fixtures
+    )
+
+
+def _reads_demo(item: pytest.Item) -> bool:
+    return "shared_demo" in getattr(item, "fixturenames", ())
+
+
+def _shared_demo_together(items: list[pytest.Item]) -> None:
+    readers = [item for item in items if _reads_demo(item)]
+    if not readers:
+        return
+    others = [item for item in items if not _reads_demo(item)]
+    at = next((n for n, item in enumerate(others) if _transactional(item)), len(others))
+    items[:] = others[:at] + readers + others[at:]
+
+
+_DEMO: dict = {}
+
+
 @pytest.fixture(scope="session")
-def shared_demo(django_db_setup, django_db_blocker):
+def _shared_demo_loaded(django_db_setup, django_db_blocker) -> dict:
+    """Loads the demo the first time a test asks for it. Session-scoped so that pytest sets it
+    up before the test's own transaction begins (fixtures are set up by scope): the demo is
+    committed, not rolled back with the first test that reads it."""
+    if "club" not in _DEMO:
+        from django.core.management import call_command
+        from django.db import connection, transaction
+
+        from clubs.demo import CLUB_SLUG
+        from clubs.models import Club
+
+        with django_db_blocker.unblock():
+            with transaction.atomic():
+                call_command("demo", verbosity=0)
+                connection.run_on_commit.clear()
+            _DEMO.update(club=Club.objects.get(slug=CLUB_SLUG), blocker=django_db_blocker)
+    return _DEMO
+
+
+@pytest.fixture
+def shared_demo(_shared_demo_loaded):
     """``manage.py demo`` loaded once for every test that only reads it (the demo takes seconds
     to load; a test that changes it, or tests the command itself, loads its own). Its tests run
-    last (pytest_collection_modifyitems) and must not be transactional (a transactional test
-    empties the database at its end); what a test writes rolls back with its transaction. The
-    tasks the demo's writes queue on commit are dropped: the demo does what they would itself.
-    Yields the demo's peña."""
-    from django.core.management import call_command
-    from django.db import connection, transaction
+    one after the other (pytest_collection_modifyitems) and must not be transactional (a
+    transactional test empties the database at its end); what a test writes rolls back with
+    its transaction. The tasks the demo's writes queue on commit are dropped: the demo does
+    what they would itself. Returns the demo's peña."""
+    return _shared_demo_loaded["club"]
 
-    from clubs.demo import CLUB_SLUG
-    from clubs.models import Club
-    from seasons.demo import demo_delete
 
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            call_command("demo", verbosity=0)
-            connection.run_on_commit.clear()
-        club = Club.objects.get(slug=CLUB_SLUG)
-        try:
-            yield club
-        finally:
-            demo_delete(club)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if "club" in _DEMO and (nextitem is None or not _reads_demo(nextitem)):
+        from seasons.demo import demo_delete
+
+        with _DEMO["blocker"].unblock():
+            demo_delete(_DEMO["club"])
+        _DEMO.clear()

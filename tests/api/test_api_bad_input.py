@@ -39,17 +39,11 @@ def _operations() -> list[tuple[str, str]]:
     ]
 
 
-@pytest.fixture(scope="module")
-def demo(shared_demo, django_db_blocker):
-    """The shared demo (tests/conftest.py) and a webhook with a delivery, made once for the
-    module and deleted at its end; each test's requests run in its own transaction, rolled back
-    after it."""
-    with django_db_blocker.unblock():
-        ids, username = _demo_ids(shared_demo)
-        try:
-            yield ids, username
-        finally:
-            Webhook.objects.filter(club=shared_demo).delete()
+@pytest.fixture
+def demo(shared_demo):
+    """The shared demo (tests/conftest.py) and a webhook with a delivery, made in the test's
+    own transaction and rolled back with it."""
+    return _demo_ids(shared_demo)
 
 
 @pytest.fixture
