@@ -67,6 +67,18 @@ class Tournament(RuleSetFields):
     )
     #: tiebreak order for standings: names of scoring.standings.Tiebreak
     tiebreaks = models.JSONField(default=list, blank=True)
+    #: the standings' points table, as the bases write it ("2 puntos por partida ganada, 1 por
+    #: perdida"): the points of a match won (a bye too); empty: no table, the standings count
+    #: matches won. Then the standings rank by points first (scoring.standings POINTS).
+    points_win = models.PositiveSmallIntegerField(
+        _("puntos por partida ganada"), null=True, blank=True
+    )
+    #: the points of a match played and lost (with a points table)
+    points_loss = models.PositiveSmallIntegerField(_("puntos por partida perdida"), default=0)
+    #: the points of a match lost by not showing up: a forfeit, a double loss
+    points_walkover_loss = models.PositiveSmallIntegerField(
+        _("puntos por partida no presentada"), default=0
+    )
     #: a game lost per this many minutes late (empty: no lateness penalty)
     late_minutes_per_game = models.PositiveSmallIntegerField(null=True, blank=True)
     #: seed of the draws' random choices, so a draw can be reproduced

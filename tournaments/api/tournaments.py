@@ -155,6 +155,15 @@ class TournamentOutputSerializer(serializers.Serializer):
         help_text="who enters: pairs, trios, individuals (partners drawn each round) or frances",
     )
     frances_table_size = serializers.IntegerField(help_text="Mus francés: players per table")
+    points_win = serializers.IntegerField(
+        allow_null=True,
+        help_text="the standings' points table: points for a match won (a bye too); null: no "
+        "table, the standings count matches won",
+    )
+    points_loss = serializers.IntegerField(help_text="points for a match played and lost")
+    points_walkover_loss = serializers.IntegerField(
+        help_text="points for a match lost by not showing up (a forfeit, a double loss)"
+    )
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -259,6 +268,17 @@ class TournamentCreateApi(APIView):
         frances_table_size = serializers.IntegerField(
             required=False, help_text="Mus francés: players per table, 3 to 6 (default 4)"
         )
+        points_win = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="a points table: points for a match won, e.g. 2; null (default): none",
+        )
+        points_loss = serializers.IntegerField(
+            required=False, help_text="points for a match lost (default 0)"
+        )
+        points_walkover_loss = serializers.IntegerField(
+            required=False, help_text="points for a match lost by not showing up (default 0)"
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -300,6 +320,9 @@ class TournamentUpdateApi(APIView):
             required=False, help_text="only before the first registration"
         )
         frances_table_size = serializers.IntegerField(required=False)
+        points_win = serializers.IntegerField(required=False, allow_null=True)
+        points_loss = serializers.IntegerField(required=False)
+        points_walkover_loss = serializers.IntegerField(required=False)
 
     @extend_schema(
         operation_id="tournament_update",

@@ -2,11 +2,13 @@
 
 Responsible for: the tournament row and its rule set (the columns of scoring.RuleSet, validated
 by the engine so its message reaches the organizer), the tiebreak order (validated by
-scoring.standings.validate_order), the rule-set lock once the first partida has started, the
-status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
-that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
-its final places; seasons.circuits sits above this app and is never imported here).
+scoring.standings.validate_order), the settings of its bases beyond the rule set (checked by
+services/event_settings.py; a change that re-ranks the standings refreshes every phase's), the
+rule-set lock once the first partida has started, the status lifecycle draft → registration →
+running → finished, and the audit of rule and status changes. Every write starts with
+services/base.py's tournament_lock_for_organizer. A tournament that finishes queues
+``circuits.tournament_changed`` by its name (the circuits holding it rank its final places;
+seasons.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs)
 and rounds.py (finishing the tournament finishes its open phases, in order), never the other
@@ -54,6 +56,11 @@ from tournaments.services.base import (
     tournament_check_not_managed,
     tournament_lock_for_organizer,
 )
+from tournaments.services.event_settings import (
+    EVENT_FIELDS,
+    RESTANDING,
+    event_settings_apply,
+)
 from tournaments.services.registration import entry_waiting_promote
 from tournaments.services.rounds import phases_finish_open
 from tournaments.services.webhooks import webhooks_tournament_finished
@@ -100,6 +107,7 @@ UPDATABLE = frozenset(
         "rules",
         "entrant_kind",
         "frances_table_size",
+        *EVENT_FIELDS,
     }
 )
 
@@ -125,6 +133,9 @@ def tournament_create(
     rules: Mapping[str, Any] | None = None,
     entrant_kind: str = Tournament.EntrantKind.PAIRS,
     frances_table_size: int = 4,
+    points_win: int | None = None,
+    points_loss: int = 0,
+    points_walkover_loss: int = 0,
     managed_by: str = "",
     managed_label: str = "",
     managed_url: str = "",
@@ -144,6 +155,9 @@ def tournament_create(
     Its rule set is the preset's (by name: the peña's own, else a built-in one), overridden by
     any explicit ``rules`` values; with neither, the peña's default preset or "8 reyes a 40".
     ``preset_name`` records the preset only while the rules are exactly the preset's.
+
+    ``points_win``, ``points_loss``, ``points_walkover_loss``: the standings' points table
+    (services/event_settings.py); ``points_win`` empty, none.
     """
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
@@ -195,6 +209,14 @@ def tournament_create(
             **values,
         )
         tournament_rules(tournament)  # the engine has the last word, in the tournament's form
+        event_settings_apply(
+            tournament,
+            {
+                "points_win": points_win,
+                "points_loss": points_loss,
+                "points_walkover_loss": points_walkover_loss,
+            },
+        )
         _save_checking_slug(tournament)
         audit_write(
             tournament=tournament,
@@ -290,9 +312,12 @@ def tournament_update(
         for field in plain:
             if field in changes:
                 setattr(tournament, field, changes[field])
+        old_tiebreaks = list(tournament.tiebreaks)
         if "tiebreaks" in changes:
             tournament.tiebreaks = _clean_tiebreaks(changes["tiebreaks"])
         _entrant_kind_update(tournament, changes)
+        old_settings = {name: getattr(tournament, name) for name in EVENT_FIELDS}
+        settings_changed = event_settings_apply(tournament, changes)
         _check_dates(tournament.starts_on, tournament.ends_on)
         _check_limits(
             tables_available=tournament.tables_available,
@@ -314,6 +339,22 @@ def tournament_update(
                 device=device,
             )
         _save_checking_slug(tournament)
+        if settings_changed:
+            audit_write(
+                tournament=tournament,
+                action="tournament_settings_changed",
+                actor=actor,
+                via=via,
+                device=device,
+                old={name: old_settings[name] for name in sorted(settings_changed)},
+                new={name: getattr(tournament, name) for name in sorted(settings_changed)},
+            )
+        if settings_changed & RESTANDING or (
+            "tiebreaks" in changes and tournament.tiebreaks != old_tiebreaks
+        ):
+            # the stored standings rank by the old order: every phase's again
+            for phase_id in tournament.phases.values_list("pk", flat=True):
+                enqueue_on_commit("tournaments.standings_refresh", phase_id=phase_id)
 
         if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)

@@ -73,6 +73,7 @@ STATE_TEXT = {
 }
 
 TIEBREAK_NAME = {
+    "points": gettext_lazy("puntos"),
     "matches_won": gettext_lazy("partidas ganadas"),
     "head_to_head": gettext_lazy("enfrentamiento directo"),
     "game_difference": gettext_lazy("diferencia de juegos"),
@@ -85,6 +86,7 @@ TIEBREAK_NAME = {
 
 #: why a row is below the one above it (the row's ``separated_by``)
 TIEBREAK_WHY = {
+    "points": gettext_lazy("por puntos"),
     "matches_won": gettext_lazy("por partidas ganadas"),
     "head_to_head": gettext_lazy("por el enfrentamiento directo"),
     "game_difference": gettext_lazy("por diferencia de juegos"),
@@ -198,7 +200,8 @@ class StandingLine:
     buchholz: int
     why: str
     lives: int | None
-    #: players alone: juegos won (individual) or placing points (Mus francés)
+    #: players alone: juegos won (individual) or placing points (Mus francés); pairs: the
+    #: points of the tournament's points table
     points: int | None = None
 
 
@@ -227,14 +230,19 @@ class StandingsView:
     lives: bool
     #: the standings of players alone (individual, Mus francés): a player a row, with points
     alone: bool = False
+    #: what the points column means (the tournament's points table, in words); "" without it
+    points_meaning: str = ""
 
     def _columns(self, compact: bool) -> list[tuple[str, str]]:
-        keys = (["points"] if self.alone else []) + ["played", "won", "games"]
+        keys = (["points"] if self.points_meaning else []) + ["played", "won", "games"]
         if not compact:
             keys += ["stones"] + (["buchholz"] if self.swiss else [])
         if self.lives:
             keys.append("lives")
-        return [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+        columns = [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+        if self.points_meaning:
+            columns[0] = (columns[0][0], self.points_meaning)
+        return columns
 
     @property
     def columns(self) -> list[tuple[str, str]]:
@@ -440,6 +448,7 @@ def _standings(
     )
     if alone:
         swiss = False  # no Buchholz: a player's opponents change every round
+    meaning = str(STANDINGS_COLUMNS["points"][1]) if alone else points_in_words(tournament)
     views = []
     for group in groups:
         lines = []
@@ -484,10 +493,46 @@ def _standings(
                 )
             )
         title = _("Grupo %(name)s") % {"name": group["group"]} if group["group"] else phase.name
+        scored = alone or any("points" in row for row in group["rows"])
         views.append(
-            StandingsView(title, phase, group["computed_at"], lines, swiss, lives, alone=alone)
+            StandingsView(
+                title,
+                phase,
+                group["computed_at"],
+                lines,
+                swiss,
+                lives,
+                alone=alone,
+                points_meaning=meaning if scored else "",
+            )
         )
     return views
+
+
+def points_in_words(tournament: Tournament) -> str:
+    """The tournament's points table as its bases write it ("puntos: 2 por partida ganada, 1
+    por perdida"); "" without one. A line worth nothing is left out, but a win's."""
+    if tournament.points_win is None:
+        return ""
+    win, loss = tournament.points_win, tournament.points_loss
+    parts = [
+        ngettext("%(n)s punto por partida ganada", "%(n)s puntos por partida ganada", win)
+        % {"n": win}
+    ]
+    if loss:
+        parts.append(
+            ngettext("%(n)s por partida perdida", "%(n)s por partida perdida", loss) % {"n": loss}
+        )
+    if tournament.points_walkover_loss:
+        parts.append(
+            ngettext(
+                "%(n)s por no presentarse",
+                "%(n)s por no presentarse",
+                tournament.points_walkover_loss,
+            )
+            % {"n": tournament.points_walkover_loss}
+        )
+    return ", ".join(parts)
 
 
 def _rules_in_words(values: dict) -> list[str]:
@@ -524,6 +569,9 @@ def _rules(tournament: Tournament) -> list[str]:
         ngettext("envite mínimo de %(n)s piedra", "envite mínimo de %(n)s piedras", envite)
         % {"n": envite}
     )
+    points = points_in_words(tournament)
+    if points:
+        words.append(_("clasificación por puntos: %(points)s") % {"points": points})
     return words
 
 

@@ -139,6 +139,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
                 "is_public": tournament.is_public,
                 "entrant_kind": tournament.entrant_kind,
                 "frances_table_size": tournament.frances_table_size,
+                "points_win": tournament.points_win,
+                "points_loss": tournament.points_loss,
+                "points_walkover_loss": tournament.points_walkover_loss,
             },
         )
     context = {"club": tournament.club, "tournament": tournament, "form": form, "error": error}

@@ -253,8 +253,24 @@ class TournamentForm(Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
+    points_win = _optional_int(
+        _("Puntos por partida ganada"),
+        min_value=0,
+        max_value=99,
+        help_text=_(
+            "Como en las bases, p. ej. 2. Vacío: la clasificación cuenta partidas ganadas."
+        ),
+    )
+    points_loss = _optional_int(_("Puntos por partida perdida"), min_value=0, max_value=99)
+    points_walkover_loss = _optional_int(
+        _("Puntos por partida no presentada"), min_value=0, max_value=99
+    )
+
     def clean(self):
         data = super().clean()
+        for name in ("points_loss", "points_walkover_loss"):
+            if data.get(name) is None:
+                data[name] = 0  # left empty: a loss is worth nothing
         rules = self._rules_changed(data)
         # Not sent (an older form, a script): the tournament keeps (or gets) the default.
         for name in ("entrant_kind", "frances_table_size"):
