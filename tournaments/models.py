@@ -79,6 +79,13 @@ class Tournament(RuleSetFields):
     points_walkover_loss = models.PositiveSmallIntegerField(
         _("puntos por partida no presentada"), default=0
     )
+    #: the prizes the bases declare, across phases (tournaments.draw.prizes: each a name, a
+    #: kind, a measure, the phases it counts by their order, its tiebreaks and ties)
+    prizes = models.JSONField(default=list, blank=True)
+    #: the prizes awarded (services/prizes.py), with their winners' names; computed when the
+    #: tournament finishes and again after any change of its results or prizes
+    prize_awards = models.JSONField(default=list, blank=True)
+    prizes_awarded_at = models.DateTimeField(null=True, blank=True)
     #: a game lost per this many minutes late (empty: no lateness penalty)
     late_minutes_per_game = models.PositiveSmallIntegerField(null=True, blank=True)
     #: seed of the draws' random choices, so a draw can be reproduced

@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.inputs import Input
+from tournaments.api.prizes import PrizeInputSerializer, PrizeOutputSerializer
 from tournaments.models import Notification, Tournament
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.rounds import rule_form
@@ -164,6 +165,9 @@ class TournamentOutputSerializer(serializers.Serializer):
     points_walkover_loss = serializers.IntegerField(
         help_text="points for a match lost by not showing up (a forfeit, a double loss)"
     )
+    prizes = PrizeOutputSerializer(
+        many=True, help_text="the prizes across phases the bases declare (GET …/prizes: winners)"
+    )
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -279,6 +283,9 @@ class TournamentCreateApi(APIView):
         points_walkover_loss = serializers.IntegerField(
             required=False, help_text="points for a match lost by not showing up (default 0)"
         )
+        prizes = PrizeInputSerializer(
+            many=True, required=False, help_text="the prizes across phases the bases declare"
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -323,6 +330,9 @@ class TournamentUpdateApi(APIView):
         points_win = serializers.IntegerField(required=False, allow_null=True)
         points_loss = serializers.IntegerField(required=False)
         points_walkover_loss = serializers.IntegerField(required=False)
+        prizes = PrizeInputSerializer(
+            many=True, required=False, help_text="the whole list: it replaces the prizes"
+        )
 
     @extend_schema(
         operation_id="tournament_update",

@@ -1,4 +1,5 @@
-"""What a tournament's bases declare beyond its rule set: the standings' points table.
+"""What a tournament's bases declare beyond its rule set: the standings' points table and the
+prizes across phases.
 
 Responsible for: checking the values an organizer gives for these settings and setting them on
 the tournament row (``event_settings_apply``, called by tournament_create and
@@ -10,6 +11,12 @@ The points table ("2 puntos por partida ganada, 1 por perdida, 0 por no presenta
 ``points_win`` empty means no table (the standings count matches won); with one, the
 standings rank by points first (scoring.standings, ``points``) and show them. Players alone
 (individual, Mus francés) have their own points (juegos won, places at the table) and no table.
+
+The prizes (tournaments.draw.prizes reads and checks each: its name, kind, measure, the phases
+it counts by their order, its tiebreaks and how a tie left standing is settled) are stored in
+their full JSON form, so a prize reads back as it was written; awarding them is
+services/prizes.py's (``REAWARD``: a change of the prizes of a finished tournament awards them
+again).
 
 Must not: save the row or write the audit (the caller does), or compute standings.
 
@@ -23,16 +30,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import Invalid
+from tournaments.draw.prizes import prize_to_dict, prizes_from_list
 from tournaments.models import Tournament
 
 #: the most points a line of the table may give (the column is a small integer)
 MAX_POINTS = 99
 
 #: the settings this module checks, as tournament_create and tournament_update take them
-EVENT_FIELDS = ("points_win", "points_loss", "points_walkover_loss")
+EVENT_FIELDS = ("points_win", "points_loss", "points_walkover_loss", "prizes")
 
 #: the settings whose change re-ranks the stored standings
 RESTANDING = frozenset(("points_win", "points_loss", "points_walkover_loss"))
+
+#: the settings whose change awards the prizes of a finished tournament again
+REAWARD = frozenset(("points_win", "points_loss", "points_walkover_loss", "prizes"))
 
 ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
 
@@ -44,6 +55,8 @@ def event_settings_apply(tournament: Tournament, values: Mapping[str, Any]) -> s
     current = {name: getattr(tournament, name) for name in EVENT_FIELDS}
     wanted = {**current, **{k: v for k, v in values.items() if k in EVENT_FIELDS}}
     _check_points(tournament, wanted)
+    # DrawError (400) naming the prize that is wrong
+    wanted["prizes"] = [prize_to_dict(p) for p in prizes_from_list(wanted["prizes"])]
     changed = {name for name in EVENT_FIELDS if wanted[name] != current[name]}
     for name in changed:
         setattr(tournament, name, wanted[name])

@@ -58,9 +58,11 @@ from tournaments.services.base import (
 )
 from tournaments.services.event_settings import (
     EVENT_FIELDS,
+    REAWARD,
     RESTANDING,
     event_settings_apply,
 )
+from tournaments.services.prizes import prizes_award
 from tournaments.services.registration import entry_waiting_promote
 from tournaments.services.rounds import phases_finish_open
 from tournaments.services.webhooks import webhooks_tournament_finished
@@ -136,6 +138,7 @@ def tournament_create(
     points_win: int | None = None,
     points_loss: int = 0,
     points_walkover_loss: int = 0,
+    prizes: list[dict[str, Any]] | None = None,
     managed_by: str = "",
     managed_label: str = "",
     managed_url: str = "",
@@ -157,7 +160,8 @@ def tournament_create(
     ``preset_name`` records the preset only while the rules are exactly the preset's.
 
     ``points_win``, ``points_loss``, ``points_walkover_loss``: the standings' points table
-    (services/event_settings.py); ``points_win`` empty, none.
+    (services/event_settings.py); ``points_win`` empty, none. ``prizes``: the prizes across
+    phases the bases declare (tournaments.draw.prizes), awarded when it finishes.
     """
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
@@ -215,6 +219,7 @@ def tournament_create(
                 "points_win": points_win,
                 "points_loss": points_loss,
                 "points_walkover_loss": points_walkover_loss,
+                "prizes": prizes or [],
             },
         )
         _save_checking_slug(tournament)
@@ -355,6 +360,8 @@ def tournament_update(
             # the stored standings rank by the old order: every phase's again
             for phase_id in tournament.phases.values_list("pk", flat=True):
                 enqueue_on_commit("tournaments.standings_refresh", phase_id=phase_id)
+        if settings_changed & REAWARD and tournament.status == Tournament.Status.FINISHED:
+            prizes_award(tournament=tournament)  # published with the final standings
 
         if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
@@ -504,6 +511,8 @@ def tournament_status_change(
             # keeps the tournament running, naming it (a finished tournament stays finished:
             # nothing could finish that phase afterwards)
             phases_finish_open(tournament=tournament, actor=actor)
+            # the prizes are published with the final standings
+            prizes_award(tournament=tournament)
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
         audit_write(

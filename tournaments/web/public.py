@@ -53,6 +53,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.standings import standings_cached, standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
+from tournaments.web.bases import award_in_words, points_in_words, prize_in_words
 from tournaments.web.names import bracket_round_title
 from tournaments.web.screen_pages import pages_of
 
@@ -316,6 +317,10 @@ class Context:
     rules: list[str]
     phase_rules: list[str]
     urls: dict[str, str] = field(default_factory=dict)
+    #: the prizes the bases declare, in words (tournaments.web.bases)
+    prizes: list[dict[str, str]] = field(default_factory=list)
+    #: the prizes awarded, once the tournament finished
+    awards: list[dict] = field(default_factory=list)
 
     @property
     def has_bracket(self) -> bool:
@@ -509,32 +514,6 @@ def _standings(
     return views
 
 
-def points_in_words(tournament: Tournament) -> str:
-    """The tournament's points table as its bases write it ("puntos: 2 por partida ganada, 1
-    por perdida"); "" without one. A line worth nothing is left out, but a win's."""
-    if tournament.points_win is None:
-        return ""
-    win, loss = tournament.points_win, tournament.points_loss
-    parts = [
-        ngettext("%(n)s punto por partida ganada", "%(n)s puntos por partida ganada", win)
-        % {"n": win}
-    ]
-    if loss:
-        parts.append(
-            ngettext("%(n)s por partida perdida", "%(n)s por partida perdida", loss) % {"n": loss}
-        )
-    if tournament.points_walkover_loss:
-        parts.append(
-            ngettext(
-                "%(n)s por no presentarse",
-                "%(n)s por no presentarse",
-                tournament.points_walkover_loss,
-            )
-            % {"n": tournament.points_walkover_loss}
-        )
-    return ", ".join(parts)
-
-
 def _rules_in_words(values: dict) -> list[str]:
     kings = values["kings"]
     stones = values["stones_per_game"]
@@ -627,6 +606,10 @@ def _context(tournament: Tournament) -> Context:
         rules=_rules(tournament),
         phase_rules=_phase_rules(tournament, phases),
         urls=urls,
+        prizes=[{"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []],
+        awards=[award_in_words(a) for a in tournament.prize_awards or []]
+        if tournament.status == Tournament.Status.FINISHED
+        else [],
     )
 
 

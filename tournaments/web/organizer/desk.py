@@ -41,6 +41,7 @@ from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
+from tournaments.web.bases import award_in_words, prize_in_words
 from tournaments.web.names import is_named, round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
@@ -361,8 +362,13 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         {"kind": n.kind, "text": notification_text(n), "created_at": n.created_at}
         for n in notifications_for_tournament(tournament=tournament)[:NOTICES_SHOWN]
     ]
+    finished = tournament.status == Tournament.Status.FINISHED
     return {
         "tournament": tournament,
+        "prizes": [
+            {"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []
+        ],
+        "awards": [award_in_words(a) for a in tournament.prize_awards or []] if finished else [],
         "notices": notices,
         "public_urls": public_urls,
         "phases": phases,

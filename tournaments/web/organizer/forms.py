@@ -349,6 +349,96 @@ class TournamentForm(Form):
         return data
 
 
+# --- Prizes -----------------------------------------------------------------------------------
+
+#: what a prize goes to, as the page offers it: (kind, measure) of tournaments.draw.prizes
+PRIZE_WHAT = {
+    "most_won": ("most", "won"),
+    "fewest_won": ("fewest", "won"),
+    "best_stone_difference": ("most", "stone_difference"),
+    "most_points": ("most", "points"),
+    "most_stones_won": ("most", "stones_won"),
+    "group_best": ("group_best", "won"),
+}
+#: a range or a list of phases: "1-2", "1, 3", "2"
+PHASES_RE = re.compile(r"^\s*\d{1,2}(\s*-\s*\d{1,2})?(\s*[,y ]\s*\d{1,2}(\s*-\s*\d{1,2})?)*\s*$")
+
+
+class PrizeForm(Form):
+    """A prize of the bases in the organizer's words; ``prize()`` is its JSON form, which
+    tournaments.draw.prizes checks (through the services) and names when it is wrong."""
+
+    name = forms.CharField(
+        label=_("Nombre del premio"),
+        max_length=80,
+        widget=forms.TextInput(attrs={"placeholder": _("Premio a la peor pareja")}),
+    )
+    what = forms.ChoiceField(
+        label=_("Para"),
+        choices=[
+            ("most_won", _("la que más partidas gane")),
+            ("fewest_won", _("la que menos partidas gane (premio a la peor pareja)")),
+            ("best_stone_difference", _("la mejor diferencia de piedras")),
+            ("most_points", _("la que más puntos sume")),
+            ("most_stones_won", _("la que más piedras gane")),
+            ("group_best", _("la mejor de cada grupo")),
+        ],
+    )
+    phases = forms.CharField(
+        label=_("Fases que cuentan"),
+        required=False,
+        max_length=40,
+        help_text=_("Por su número en el torneo: 1-2, o 1, 3. Vacío: todas."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    tiebreak = forms.ChoiceField(
+        label=_("Si empatan, desempata"),
+        required=False,
+        choices=[
+            ("", _("nada")),
+            ("stone_difference", _("la diferencia de piedras")),
+            ("game_difference", _("la diferencia de juegos")),
+            ("stones_won", _("las piedras ganadas")),
+        ],
+    )
+    ties = forms.ChoiceField(
+        label=_("Si sigue el empate"),
+        choices=[("shared", _("se reparte")), ("lots", _("se sortea"))],
+        initial="shared",
+        widget=forms.RadioSelect,
+    )
+
+    def clean_phases(self) -> list[int]:
+        text = self.cleaned_data.get("phases") or ""
+        if not text.strip():
+            return []
+        if not PHASES_RE.match(text):
+            raise forms.ValidationError(
+                _("Escribe las fases por su número: 1-2, o 1, 3. Vacío: todas.")
+            )
+        phases: set[int] = set()
+        for part in re.split(r"[,y ]+", re.sub(r"\s*-\s*", "-", text).strip()):
+            if "-" in part:
+                low, high = (int(x) for x in part.split("-"))
+                phases.update(range(min(low, high), max(low, high) + 1))
+            elif part:
+                phases.add(int(part))
+        return sorted(phases)
+
+    def prize(self) -> dict:
+        data = self.cleaned_data
+        kind, measure = PRIZE_WHAT[data["what"]]
+        tiebreaks = [data["tiebreak"]] if data.get("tiebreak") and kind != "group_best" else []
+        return {
+            "name": data["name"],
+            "kind": kind,
+            "measure": measure,
+            "phases": data["phases"],
+            "tiebreaks": [t for t in tiebreaks if t != measure],
+            "ties": data["ties"],
+        }
+
+
 # --- Registration -----------------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from tournaments.web.organizer import (
     matches,
     phases,
     printing,
+    prizes,
     rounds,
     webhooks,
 )
@@ -66,6 +67,8 @@ urlpatterns = [
         J + "ausente", entries.individual_check_in_undo, name="organizer-individual-check-in-undo"
     ),
     path(J + "retirar", entries.individual_withdraw, name="organizer-individual-withdraw"),
+    path(T + "premios", prizes.prizes, name="organizer-prizes"),
+    path(T + "premios/<int:index>/quitar", prizes.prize_delete, name="organizer-prize-delete"),
     path(T + "fases/nueva", phases.phase_create, name="organizer-phase-create"),
     path(F + "sortear", phases.round_generate, name="organizer-round-generate"),
     path(F + "terminar", phases.phase_finish, name="organizer-phase-finish"),
