@@ -65,6 +65,16 @@ class Tournament(RuleSetFields):
     max_pairs = models.PositiveSmallIntegerField(
         _("máximo de parejas"), null=True, blank=True, help_text=_("vacío: sin límite")
     )
+    #: the fewest entries the bases play with: below it the tournament does not start
+    min_entries = models.PositiveSmallIntegerField(
+        _("mínimo de inscritos"), null=True, blank=True, help_text=_("vacío: sin mínimo")
+    )
+    #: the field sizes the bases allow ("12 o 16 parejas"): when registration closes the last
+    #: registered drop out down to the largest that fits (tournaments.draw.entries); empty: any
+    field_sizes = models.JSONField(default=list, blank=True)
+    #: the match format chosen by the number of entries when the tournament starts: a list of
+    #: {"from": entries, "rules": {stones_per_game, games_per_vaca, vacas_per_match}}
+    rules_by_entries = models.JSONField(default=list, blank=True)
     #: tiebreak order for standings: names of scoring.standings.Tiebreak
     tiebreaks = models.JSONField(default=list, blank=True)
     #: the standings' points table, as the bases write it ("2 puntos por partida ganada, 1 por
@@ -152,6 +162,10 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: left out when registration closed, to fit the field sizes of the bases (withdrawn then)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    #: its entry fee marked as refunded (an entry dropped at the close is)
+    refunded_at = models.DateTimeField(null=True, blank=True)
     #: a trio's third player (``pair`` is the team's row, named by the three)
     player_three = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -190,6 +204,10 @@ class IndividualEntry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: left out when registration closed, to fit the field sizes of the bases (withdrawn then)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    #: its entry fee marked as refunded (an entry dropped at the close is)
+    refunded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("jugador inscrito")

@@ -130,6 +130,23 @@ class RulesOutputSerializer(serializers.Serializer):
         return rule_form(tournament).value
 
 
+#: From ``from`` entries up, the match plays ``rules`` (its length only). Built with type():
+#: "from" is a Python keyword, so it cannot be a field declared in a class body.
+FormatRuleSerializer = type(
+    "FormatRuleSerializer",
+    (serializers.Serializer,),
+    {
+        "from": serializers.IntegerField(help_text="the fewest entries this format is for"),
+        "rules": serializers.DictField(
+            child=serializers.IntegerField(),
+            help_text="stones_per_game, games_per_vaca and/or vacas_per_match",
+        ),
+        "Meta": type("Meta", (), {"ref_name": "FormatByEntries"}),
+        "__module__": __name__,
+    },
+)
+
+
 class ClubRefSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -167,6 +184,18 @@ class TournamentOutputSerializer(serializers.Serializer):
     )
     prizes = PrizeOutputSerializer(
         many=True, help_text="the prizes across phases the bases declare (GET …/prizes: winners)"
+    )
+    min_entries = serializers.IntegerField(
+        allow_null=True, help_text="below it the tournament does not start; null: no minimum"
+    )
+    field_sizes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the field sizes allowed ([12, 16]): when registration closes the last "
+        "registered drop out down to the largest that fits; empty: any size",
+    )
+    rules_by_entries = FormatRuleSerializer(
+        many=True,
+        help_text="the match format chosen by the number of entries when the tournament starts",
     )
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
@@ -286,6 +315,20 @@ class TournamentCreateApi(APIView):
         prizes = PrizeInputSerializer(
             many=True, required=False, help_text="the prizes across phases the bases declare"
         )
+        min_entries = serializers.IntegerField(
+            required=False, allow_null=True, help_text="below it the tournament does not start"
+        )
+        field_sizes = serializers.ListField(
+            child=serializers.IntegerField(),
+            required=False,
+            help_text="the field sizes allowed, e.g. [12, 16]; empty: any",
+        )
+        rules_by_entries = serializers.ListField(
+            child=serializers.JSONField(),
+            required=False,
+            help_text='[{"from": 16, "rules": {"games_per_vaca": 2}}, {"from": 0, "rules": '
+            '{"games_per_vaca": 4}}]: the match format by the number of entries',
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -333,6 +376,9 @@ class TournamentUpdateApi(APIView):
         prizes = PrizeInputSerializer(
             many=True, required=False, help_text="the whole list: it replaces the prizes"
         )
+        min_entries = serializers.IntegerField(required=False, allow_null=True)
+        field_sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
+        rules_by_entries = serializers.ListField(child=serializers.JSONField(), required=False)
 
     @extend_schema(
         operation_id="tournament_update",

@@ -62,6 +62,7 @@ from tournaments.services.event_settings import (
     RESTANDING,
     event_settings_apply,
 )
+from tournaments.services.field import registration_close
 from tournaments.services.prizes import prizes_award
 from tournaments.services.registration import entry_waiting_promote
 from tournaments.services.rounds import phases_finish_open
@@ -139,6 +140,9 @@ def tournament_create(
     points_loss: int = 0,
     points_walkover_loss: int = 0,
     prizes: list[dict[str, Any]] | None = None,
+    min_entries: int | None = None,
+    field_sizes: list[int] | None = None,
+    rules_by_entries: list[dict[str, Any]] | None = None,
     managed_by: str = "",
     managed_label: str = "",
     managed_url: str = "",
@@ -162,6 +166,8 @@ def tournament_create(
     ``points_win``, ``points_loss``, ``points_walkover_loss``: the standings' points table
     (services/event_settings.py); ``points_win`` empty, none. ``prizes``: the prizes across
     phases the bases declare (tournaments.draw.prizes), awarded when it finishes.
+    ``min_entries``, ``field_sizes``, ``rules_by_entries``: the field as the bases size it,
+    applied when registration closes (services/field.py).
     """
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
@@ -220,6 +226,9 @@ def tournament_create(
                 "points_loss": points_loss,
                 "points_walkover_loss": points_walkover_loss,
                 "prizes": prizes or [],
+                "min_entries": min_entries,
+                "field_sizes": field_sizes or [],
+                "rules_by_entries": rules_by_entries or [],
             },
         )
         _save_checking_slug(tournament)
@@ -445,8 +454,10 @@ def tournament_status_change(
     """Move the tournament one step along draft → registration → running → finished.
 
     Conflict for any other move (with the move that is possible) and for starting with fewer
-    than two registered pairs. Moving to the status it already has is a no-op, so a retried
-    request does not fail.
+    than two registered pairs. Starting closes registration as the bases say
+    (services/field.py): below their minimum or smallest field size it is refused; beyond a
+    field size the last registered drop out; the number of entries chooses the match format.
+    Moving to the status it already has is a no-op, so a retried request does not fail.
 
     Finishing finishes the phases not finished yet, in their order (``phases_finish_open``):
     refused (``tournament_phase_open``, naming the phase and why) while a round is not closed
@@ -506,6 +517,20 @@ def tournament_status_change(
                     code="too_few_pairs",
                     registered=active,
                 )
+        if status == Tournament.Status.RUNNING:
+            # registration closes as the bases say: their minimum, their field sizes (the
+            # last registered drop out, refunded and told) and the format for that many
+            closing = registration_close(tournament=tournament, actor=actor, via=via, device=device)
+            if closing.rules:
+                _update_rules(
+                    tournament,
+                    preset_name=None,
+                    rules=closing.rules,
+                    actor=actor,
+                    via=via,
+                    device=device,
+                )
+                tournament.save()  # its rule columns (the status is saved below)
         if status == Tournament.Status.FINISHED:
             # the phases finish with it, in order; one that cannot (a final still to play)
             # keeps the tournament running, naming it (a finished tournament stays finished:

@@ -76,6 +76,51 @@ def points_in_words(tournament: Tournament) -> str:
     return ", ".join(parts)
 
 
+def format_in_words(rules: dict[str, int]) -> str:
+    """A match format by entries in words: "partidas a 2 juegos por vaca, 1 vaca, 40 piedras"
+    (only what it sets)."""
+    words = []
+    if "games_per_vaca" in rules:
+        n = rules["games_per_vaca"]
+        words.append(ngettext("%(n)s juego por vaca", "%(n)s juegos por vaca", n) % {"n": n})
+    if "vacas_per_match" in rules:
+        n = rules["vacas_per_match"]
+        words.append(ngettext("%(n)s vaca por partida", "%(n)s vacas por partida", n) % {"n": n})
+    if "stones_per_game" in rules:
+        words.append(_("juegos a %(n)s piedras") % {"n": rules["stones_per_game"]})
+    return ", ".join(words)
+
+
+def field_in_words(tournament: Tournament) -> list[str]:
+    """The bases' field in words: "mínimo de 12 inscritos", "cuadro de 12 o 16 inscritos",
+    "con 16 inscritos o más: 2 juegos por vaca"."""
+    words = []
+    if tournament.min_entries:
+        words.append(_("mínimo de %(n)s inscritos") % {"n": tournament.min_entries})
+    sizes = [str(n) for n in tournament.field_sizes or []]
+    if sizes:
+        listed = (
+            sizes[0]
+            if len(sizes) == 1
+            else _("%(list)s o %(last)s")
+            % {
+                "list": ", ".join(sizes[:-1]),
+                "last": sizes[-1],
+            }
+        )
+        words.append(_("cuadro de %(sizes)s inscritos") % {"sizes": listed})
+    for rule in tournament.rules_by_entries or []:
+        format_words = format_in_words(rule["rules"])
+        if rule["from"]:
+            words.append(
+                _("con %(n)s inscritos o más: %(format)s")
+                % {"n": rule["from"], "format": format_words}
+            )
+        else:
+            words.append(_("con menos inscritos: %(format)s") % {"format": format_words})
+    return words
+
+
 def _and(items: list[str]) -> str:
     if len(items) < 2:
         return "".join(items)

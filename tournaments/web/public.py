@@ -53,7 +53,12 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.standings import standings_cached, standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
-from tournaments.web.bases import award_in_words, points_in_words, prize_in_words
+from tournaments.web.bases import (
+    award_in_words,
+    field_in_words,
+    points_in_words,
+    prize_in_words,
+)
 from tournaments.web.names import bracket_round_title
 from tournaments.web.screen_pages import pages_of
 
@@ -551,6 +556,8 @@ def _rules(tournament: Tournament) -> list[str]:
     points = points_in_words(tournament)
     if points:
         words.append(_("clasificación por puntos: %(points)s") % {"points": points})
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        words += field_in_words(tournament)  # what the close of registration will apply
     return words
 
 
@@ -949,6 +956,8 @@ def pairs_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     entries = entry_list(tournament=tournament)
     playing = [_pair(tournament, e) for e in entries if e.status != Entry.Status.WAITING]
     withdrawn = {e.id for e in entries if e.status == Entry.Status.WITHDRAWN}
+    # left out when registration closed (the bases' field sizes): not "withdrawn" by choice
+    dropped = {e.id for e in entries if e.dropped_at is not None}
     waiting = sum(1 for e in entries if e.status == Entry.Status.WAITING)
     return render(
         request,
@@ -959,6 +968,7 @@ def pairs_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
             "tab": "pairs",
             "pairs": playing,
             "withdrawn": withdrawn,
+            "dropped": dropped,
             "waiting": waiting,
         },
     )

@@ -36,12 +36,13 @@ from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.roles import require_organizer
 from config.errors import error_message
+from tournaments.draw.entries import field_cut, format_for_entries
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
-from tournaments.web.bases import award_in_words, prize_in_words
+from tournaments.web.bases import award_in_words, format_in_words, prize_in_words
 from tournaments.web.names import is_named, round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
@@ -143,6 +144,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
                 "points_win": tournament.points_win,
                 "points_loss": tournament.points_loss,
                 "points_walkover_loss": tournament.points_walkover_loss,
+                "min_entries": tournament.min_entries,
+                "field_sizes": ", ".join(str(n) for n in tournament.field_sizes or []),
+                **forms.format_initial(tournament.rules_by_entries or []),
             },
         )
     context = {"club": tournament.club, "tournament": tournament, "form": form, "error": error}
@@ -337,6 +341,33 @@ def _managed(tournament: Tournament) -> dict[str, Any] | None:
     return None
 
 
+def _field_preview(tournament: Tournament) -> dict[str, Any] | None:
+    """What closing registration would do now, under the bases' minimum, field sizes and
+    format by entries (tournaments.draw.entries): a hint, the services decide at the start."""
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return None
+    if not (tournament.min_entries or tournament.field_sizes or tournament.rules_by_entries):
+        return None
+    count = tournament.registered_count
+    cut = field_cut(count, minimum=tournament.min_entries, sizes=tournament.field_sizes or [])
+    if cut.short:
+        text = ngettext(
+            "Para empezar falta %(n)s inscrito (hacen falta %(needed)s).",
+            "Para empezar faltan %(n)s inscritos (hacen falta %(needed)s).",
+            cut.needed - count,
+        ) % {"n": cut.needed - count, "needed": cut.needed}
+    elif cut.dropped:
+        text = ngettext(
+            "Si empieza ahora se juega con %(kept)s: el último inscrito se queda fuera.",
+            "Si empieza ahora se juega con %(kept)s: los %(n)s últimos inscritos se quedan fuera.",
+            cut.dropped,
+        ) % {"kept": cut.kept, "n": cut.dropped}
+    else:
+        text = _("Si empieza ahora se juega con %(kept)s.") % {"kept": cut.kept}
+    rules = format_for_entries(tournament.rules_by_entries or [], cut.kept)
+    return {"text": text, "format": format_in_words(rules) if rules else "", "short": cut.short}
+
+
 #: the newest notifications the desk shows (a round complete, a bracket that cannot advance)
 NOTICES_SHOWN = 5
 
@@ -365,6 +396,7 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     finished = tournament.status == Tournament.Status.FINISHED
     return {
         "tournament": tournament,
+        "field": _field_preview(tournament),
         "prizes": [
             {"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []
         ],

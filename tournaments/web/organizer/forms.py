@@ -201,6 +201,35 @@ def _house_rule_fields() -> dict[str, forms.Field]:
     }
 
 
+#: the format by entries on the tournament's form: from ``format_from`` entries up, the
+#: ``format_*`` options; below, the ``below_*`` ones (empty: the tournament's own)
+FORMAT_FIELDS = (
+    "format_from",
+    "format_games_per_vaca",
+    "format_vacas_per_match",
+    "format_stones_per_game",
+    "below_games_per_vaca",
+    "below_vacas_per_match",
+    "below_stones_per_game",
+)
+
+
+def format_initial(rules: list[dict]) -> dict:
+    """The form's initial format-by-entries fields from a tournament's ``rules_by_entries``:
+    the rule from the most entries, and the one from 0 as "with fewer"."""
+    initial: dict = {}
+    if not rules:
+        return initial
+    top = max(rules, key=lambda r: r["from"])
+    if top["from"] > 0:
+        initial["format_from"] = top["from"]
+        initial.update({f"format_{k}": v for k, v in top["rules"].items()})
+    bottom = next((r for r in rules if r["from"] == 0), None)
+    if bottom is not None:
+        initial.update({f"below_{k}": v for k, v in bottom["rules"].items()})
+    return initial
+
+
 class TournamentForm(Form):
     """Name, date, venue, tables and the rule set: a preset by name, and the house rules.
 
@@ -266,8 +295,74 @@ class TournamentForm(Form):
         _("Puntos por partida no presentada"), min_value=0, max_value=99
     )
 
+    min_entries = _optional_int(
+        _("Mínimo de inscritos"),
+        min_value=2,
+        help_text=_("Con menos, el torneo no empieza. Vacío: sin mínimo."),
+    )
+    field_sizes = forms.CharField(
+        label=_("Cuadros permitidos"),
+        required=False,
+        max_length=80,
+        help_text=_(
+            "P. ej. «12, 16»: con 14 inscritos se juega con 12, y los 2 últimos inscritos se "
+            "quedan fuera al empezar (se les avisa y se les devuelve la inscripción). Vacío: "
+            "cualquier número."
+        ),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    format_from = _optional_int(
+        _("Con al menos estos inscritos"),
+        min_value=2,
+        help_text=_("El formato de partida se elige al empezar, según los inscritos."),
+    )
+    format_games_per_vaca = _optional_int(_("…juegos por vaca"), min_value=1, max_value=9)
+    format_vacas_per_match = _optional_int(_("…vacas por partida"), min_value=1, max_value=9)
+    format_stones_per_game = _optional_int(_("…piedras por juego"), min_value=10, max_value=100)
+    below_games_per_vaca = _optional_int(_("Con menos: juegos por vaca"), min_value=1, max_value=9)
+    below_vacas_per_match = _optional_int(
+        _("Con menos: vacas por partida"), min_value=1, max_value=9
+    )
+    below_stones_per_game = _optional_int(
+        _("Con menos: piedras por juego"), min_value=10, max_value=100
+    )
+
+    def format_fields(self) -> list:
+        """The bound fields of the format by entries, in the order the page shows them."""
+        return [self[name] for name in FORMAT_FIELDS]
+
+    def clean_field_sizes(self) -> list[int]:
+        text = self.cleaned_data.get("field_sizes") or ""
+        parts = [p for p in re.split(r"[\s,;yo/]+", text) if p]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Escribe los cuadros como números: «12, 16»."))
+        return sorted({int(p) for p in parts})
+
+    def _rules_by_entries(self, data: dict) -> None:
+        """The format by entries (FORMAT_FIELDS, popped from ``data``) as ``rules_by_entries``;
+        left out unless the organizer changed it (a format set through the API that the page
+        cannot show stays as it is)."""
+        values = {name: data.pop(name, None) for name in FORMAT_FIELDS}
+        if not set(FORMAT_FIELDS) & set(self.changed_data):
+            return
+        options = ("stones_per_game", "games_per_vaca", "vacas_per_match")
+        above = {o: values[f"format_{o}"] for o in options if values[f"format_{o}"] is not None}
+        below = {o: values[f"below_{o}"] for o in options if values[f"below_{o}"] is not None}
+        start = values["format_from"]
+        if start is None and (above or below):
+            self.add_error("format_from", _("Di con cuántos inscritos cambia el formato."))
+            return
+        if start is not None and not above:
+            self.add_error("format_games_per_vaca", _("Di cómo se juega con esos inscritos o más."))
+            return
+        rules = [{"from": start, "rules": above}] if start is not None else []
+        if below:
+            rules.insert(0, {"from": 0, "rules": below})
+        data["rules_by_entries"] = rules
+
     def clean(self):
         data = super().clean()
+        self._rules_by_entries(data)
         for name in ("points_loss", "points_walkover_loss"):
             if data.get(name) is None:
                 data[name] = 0  # left empty: a loss is worth nothing
