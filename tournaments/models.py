@@ -75,6 +75,10 @@ class Tournament(RuleSetFields):
     #: the match format chosen by the number of entries when the tournament starts: a list of
     #: {"from": entries, "rules": {stones_per_game, games_per_vaca, vacas_per_match}}
     rules_by_entries = models.JSONField(default=list, blank=True)
+    #: the calendar of the bases ("martes y jueves a las 20:00 desde el 6 de octubre"):
+    #: {"first": date, "weekdays": [0-6], "time": "HH:MM"} (tournaments.draw.calendar); the
+    #: n-th round of the tournament without a date of its own is played on its n-th evening
+    calendar = models.JSONField(default=dict, blank=True)
     #: tiebreak order for standings: names of scoring.standings.Tiebreak
     tiebreaks = models.JSONField(default=list, blank=True)
     #: the standings' points table, as the bases write it ("2 puntos por partida ganada, 1 por
@@ -294,6 +298,8 @@ class Round(models.Model):
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    #: when it is played (empty: the tournament's calendar says, or nothing does)
+    scheduled_at = models.DateTimeField(_("se juega"), null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -356,6 +362,12 @@ class Match(models.Model):
     #: tournaments.draw reason codes of this pairing
     reasons = models.JSONField(default=list, blank=True)
     first_mano = models.CharField(max_length=2, default="A1")
+    #: when it is played, where the pairs agreed another date than their round's
+    scheduled_at = models.DateTimeField(_("se juega"), null=True, blank=True)
+    #: postponed: the last day it may be played; after it the organizer decides a walkover or
+    #: a double loss (services/calendar.py)
+    deadline = models.DateField(_("fecha límite"), null=True, blank=True)
+    postponed_reason = models.CharField(_("motivo del aplazamiento"), max_length=200, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -197,6 +197,11 @@ class TournamentOutputSerializer(serializers.Serializer):
         many=True,
         help_text="the match format chosen by the number of entries when the tournament starts",
     )
+    calendar = serializers.JSONField(
+        help_text='the evenings of play ({"first": "2026-10-06", "weekdays": [1, 3], "time": '
+        '"20:00"}; weekdays 0 Monday … 6 Sunday) dating the rounds without a date of their '
+        "own; {}: none"
+    )
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -329,6 +334,11 @@ class TournamentCreateApi(APIView):
             help_text='[{"from": 16, "rules": {"games_per_vaca": 2}}, {"from": 0, "rules": '
             '{"games_per_vaca": 4}}]: the match format by the number of entries',
         )
+        calendar = serializers.JSONField(
+            required=False,
+            help_text='{"first": "2026-10-06", "weekdays": [1, 3], "time": "20:00"}: the '
+            "evenings of play; {} for none",
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -379,6 +389,7 @@ class TournamentUpdateApi(APIView):
         min_entries = serializers.IntegerField(required=False, allow_null=True)
         field_sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
         rules_by_entries = serializers.ListField(child=serializers.JSONField(), required=False)
+        calendar = serializers.JSONField(required=False)
 
     @extend_schema(
         operation_id="tournament_update",

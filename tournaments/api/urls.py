@@ -2,6 +2,7 @@
 
 from tournaments.api import (
     archive,
+    calendar,
     entrants,
     prizes,
     registration,
@@ -22,4 +23,5 @@ urlpatterns = [
     *rounds.urlpatterns,
     *archive.urlpatterns,
     *prizes.urlpatterns,
+    *calendar.urlpatterns,
 ]

@@ -1,5 +1,5 @@
 """What a tournament's bases declare beyond its rule set: the standings' points table, the
-prizes across phases and the size of the field.
+prizes across phases, the size of the field and the calendar of evenings.
 
 Responsible for: checking the values an organizer gives for these settings and setting them on
 the tournament row (``event_settings_apply``, called by tournament_create and
@@ -24,6 +24,9 @@ minimum nor above the maximum of pairs) and ``rules_by_entries`` (the match form
 number of entries when the tournament starts: each rule's values checked by the engine over the
 tournament's rules). Applying them when registration closes is services/field.py's.
 
+The calendar pattern ("martes y jueves a las 20:00 desde el 6 de octubre": tournaments.draw.
+calendar reads it) dates every round that has no date of its own.
+
 Must not: save the row or write the audit (the caller does), or compute standings.
 
 Terms: bases (a tournament's published rules), puntos (points), partida (a match), no
@@ -37,6 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import Invalid
+from tournaments.draw.calendar import calendar_clean
 from tournaments.draw.entries import field_sizes_clean, format_rules
 from tournaments.draw.prizes import prize_to_dict, prizes_from_list
 from tournaments.models import Tournament
@@ -55,6 +59,7 @@ EVENT_FIELDS = (
     "min_entries",
     "field_sizes",
     "rules_by_entries",
+    "calendar",
 )
 
 #: the settings whose change re-ranks the stored standings
@@ -76,6 +81,7 @@ def event_settings_apply(tournament: Tournament, values: Mapping[str, Any]) -> s
     # DrawError (400) naming the prize that is wrong
     wanted["prizes"] = [prize_to_dict(p) for p in prizes_from_list(wanted["prizes"])]
     _check_field(tournament, wanted)
+    wanted["calendar"] = calendar_clean(wanted["calendar"])  # DrawError: 400
     changed = {name for name in EVENT_FIELDS if wanted[name] != current[name]}
     for name in changed:
         setattr(tournament, name, wanted[name])

@@ -143,6 +143,7 @@ def tournament_create(
     min_entries: int | None = None,
     field_sizes: list[int] | None = None,
     rules_by_entries: list[dict[str, Any]] | None = None,
+    calendar: dict[str, Any] | None = None,
     managed_by: str = "",
     managed_label: str = "",
     managed_url: str = "",
@@ -167,7 +168,8 @@ def tournament_create(
     (services/event_settings.py); ``points_win`` empty, none. ``prizes``: the prizes across
     phases the bases declare (tournaments.draw.prizes), awarded when it finishes.
     ``min_entries``, ``field_sizes``, ``rules_by_entries``: the field as the bases size it,
-    applied when registration closes (services/field.py).
+    applied when registration closes (services/field.py). ``calendar``: the evenings of play
+    that date the rounds without a date of their own (tournaments.draw.calendar).
     """
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
@@ -229,6 +231,7 @@ def tournament_create(
                 "min_entries": min_entries,
                 "field_sizes": field_sizes or [],
                 "rules_by_entries": rules_by_entries or [],
+                "calendar": calendar or {},
             },
         )
         _save_checking_slug(tournament)

@@ -34,6 +34,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -41,6 +42,7 @@ from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.calendar import dates_of_rounds
 from tournaments.selectors.entrants import frances_table_list
 from tournaments.selectors.registration import entry_list, entry_team_players
 from tournaments.selectors.rounds import (
@@ -183,6 +185,8 @@ class TableView:
     opponent: PairView | None = None
     #: the match's id: the page marks it ``partida-<id>`` (the ratings pages link to it)
     match_id: int | None = None
+    #: its own date (moved by its pairs) or its deadline once postponed, in words; ""
+    when: str = ""
 
 
 @dataclass(frozen=True)
@@ -399,6 +403,12 @@ def _table(tournament: Tournament, match: Match, phase: Phase) -> TableView:
         state, text = match.status, str(STATE_TEXT.get(match.status, match.status))
         if decided:
             score_a, score_b, unit = _score(match)
+    when = ""
+    if match.status != Match.Status.CONFIRMED and match.deadline is not None:
+        when = _("aplazada: hasta el %(day)s") % {"day": date_format(match.deadline, "j M")}
+    elif match.status != Match.Status.CONFIRMED and match.scheduled_at is not None:
+        at = timezone.localtime(match.scheduled_at)
+        when = _("se juega el %(day)s") % {"day": date_format(at, "D j M, H:i")}
     return TableView(
         table=match.table_number,
         group=match.group.name if match.group_id else "",
@@ -412,6 +422,7 @@ def _table(tournament: Tournament, match: Match, phase: Phase) -> TableView:
         score_unit=unit,
         in_vacas=bool(score_a) and match.vacas_a + match.vacas_b > 1,
         match_id=match.pk,
+        when=when,
     )
 
 
@@ -594,6 +605,13 @@ def _context(tournament: Tournament) -> Context:
     phases = phases_for_tournament(tournament=tournament, user=None)
     for phase in phases:
         phase.tournament = tournament  # same row; keeps the rules read from one object
+    # when each round is played: its own date or the calendar's evening (no query)
+    dates = dates_of_rounds(
+        tournament=tournament, rounds=[r for p in phases for r in p.visible_rounds]
+    )
+    for phase in phases:
+        for rnd in phase.visible_rounds:
+            rnd.when = dates.get(rnd.id)
     current_phase, current_round = _current(phases)
     args = [tournament.club.slug, tournament.slug]
     names = {
@@ -915,6 +933,7 @@ def round_page(
         raise Http404(_("Esta ronda no es de este torneo."))
     ctx = _context(tournament)
     phase = next((p for p in ctx.phases if p.id == rnd.phase_id), rnd.phase)
+    rnd.when = next((r.when for _p, r in ctx.rounds if r.id == rnd.id), rnd.scheduled_at)
     return render(
         request,
         "public/round.html",

@@ -2,8 +2,9 @@
 
 Responsible for: creating a tournament from one of the peña's presets, editing its data and
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
-result, the one step the desk suggests doing now, and the organizers' latest notifications in
-the page's language), and changing its status (open the
+result, the one step the desk suggests doing now, the organizers' latest notifications in the
+page's language, the matches late on the calendar, the prizes and what closing registration
+would do under the bases' field), and changing its status (open the
 registration, start, finish), with links to what the players see (the public page and the
 venue's TV screen) once the tournament is published. A tournament a league or an interpeña runs
 (``managed_by``) says so, links to it instead of suggesting a step, and shows no phase, round
@@ -39,6 +40,7 @@ from config.errors import error_message
 from tournaments.draw.entries import field_cut, format_for_entries
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.calendar import dates_of_rounds, late_matches
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
@@ -376,6 +378,12 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     tournament = load(tournament_detail, user=request.user, tournament_id=tournament_id)
     phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
     progress = _round_progress(tournament)
+    dates = dates_of_rounds(
+        tournament=tournament, rounds=[r for p in phases for r in p.visible_rounds]
+    )
+    for phase in phases:
+        for rnd in phase.visible_rounds:
+            rnd.when = dates.get(rnd.pk)  # when it is played (the calendar page changes it)
     for phase in phases:
         for rnd in phase.visible_rounds:
             rnd.progress = progress.get(rnd.pk, {"total": 0, "confirmed": 0, "disputed": 0})
@@ -394,8 +402,11 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         for n in notifications_for_tournament(tournament=tournament)[:NOTICES_SHOWN]
     ]
     finished = tournament.status == Tournament.Status.FINISHED
+    running = tournament.status == Tournament.Status.RUNNING
     return {
         "tournament": tournament,
+        # matches not played by their day (or their deadline): the organizer decides
+        "late": late_matches(tournament=tournament) if running else [],
         "field": _field_preview(tournament),
         "prizes": [
             {"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []

@@ -800,6 +800,87 @@ class ForfeitForm(VersionForm):
     )
 
 
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class ScheduleForm(Form):
+    """When a round or a match is played; empty: its round's date, or the calendar's."""
+
+    scheduled_at = forms.DateTimeField(
+        label=_("Se juega"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=DateTimeInput(),
+        help_text=_("Vacío: la fecha de su ronda o la del calendario."),
+    )
+
+
+class PostponeForm(Form):
+    deadline = forms.DateField(label=_("Fecha límite"), widget=DateInput())
+    reason = forms.CharField(label=_("Motivo"), max_length=200, required=False)
+
+
+class DeadlineDecisionForm(Form):
+    """After a postponed match's deadline: a walkover for one pair, or both lose."""
+
+    outcome = forms.ChoiceField(
+        label=_("Pasada la fecha límite"),
+        choices=[
+            ("walkover_b", _("no se presentó la pareja B: gana la A")),
+            ("walkover_a", _("no se presentó la pareja A: gana la B")),
+            ("double_loss", _("no la jugaron: pierden las dos")),
+        ],
+        widget=forms.RadioSelect,
+    )
+
+    def decision(self) -> dict:
+        outcome = self.cleaned_data["outcome"]
+        if outcome == "double_loss":
+            return {"outcome": "double_loss", "absent_side": ""}
+        return {"outcome": "walkover", "absent_side": outcome[-1]}
+
+
+class CalendarForm(Form):
+    """The evenings of play of the bases: "martes y jueves a las 20:00 desde el 6 de octubre"."""
+
+    first = forms.DateField(label=_("Desde"), widget=DateInput(), required=False)
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("Días"),
+        coerce=int,
+        required=False,
+        choices=[
+            (0, _("lunes")),
+            (1, _("martes")),
+            (2, _("miércoles")),
+            (3, _("jueves")),
+            (4, _("viernes")),
+            (5, _("sábado")),
+            (6, _("domingo")),
+        ],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    time = forms.TimeField(
+        label=_("Hora"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+
+    def calendar(self) -> dict:
+        """The pattern as the services take it; {} when the form is emptied."""
+        data = self.cleaned_data
+        if not data.get("first") and not data.get("weekdays") and not data.get("time"):
+            return {}
+        return {
+            "first": data["first"].isoformat() if data.get("first") else "",
+            "weekdays": data.get("weekdays") or [],
+            "time": data["time"].strftime("%H:%M") if data.get("time") else "",
+        }
+
+
 class LatePenaltyForm(VersionForm):
     side = forms.ChoiceField(label=_("Pareja que llegó tarde"), choices=SIDES)
     minutes_late = forms.IntegerField(
