@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.messages import MessageError
 from tests.factories import tournament_field
 from tournaments.models import Match, Tournament
+from tournaments.services import results
 from tournaments.services.prizes import prizes_refresh
 from tournaments.services.rounds import (
     phase_create,
@@ -29,13 +30,31 @@ WORST = {"name": "Premio a la peor pareja", "kind": "fewest", "tiebreaks": ["sto
 GROUP = {"name": "Mejor del suizo", "kind": "group_best", "phases": [2]}
 
 
-def confirm(match: Match, winner_id: int, stones=(120, 60)) -> None:
-    a_wins = winner_id == match.entry_a_id
-    match.status = Match.Status.CONFIRMED
-    match.winner_id = winner_id
-    match.games_a, match.games_b = (2, 0) if a_wins else (0, 2)
-    match.stones_a, match.stones_b = stones if a_wins else stones[::-1]
-    match.save()
+def _games(match: Match, winner_id: int) -> dict:
+    """Two games to the winner (the factory's tournaments play 2 juegos a vaca, to 40)."""
+    won = [40, 20] if winner_id == match.entry_a_id else [20, 40]
+    return {"games": [{"stones": won}, {"stones": won}]}
+
+
+def confirm(match: Match, winner_id: int, organizer=None) -> None:
+    """The organizer enters the official result: ``winner_id`` wins 2-0 (80 stones to 40); on a
+    confirmed match, a correction."""
+    match.refresh_from_db()
+    organizer = organizer or match.round.phase.tournament.club.memberships.first().user
+    if match.status == Match.Status.CONFIRMED:
+        results.match_result_correct(
+            match=match, payload=_games(match, winner_id), version=match.version, actor=organizer
+        )
+        return
+    results.match_result_submit(
+        match=match,
+        side=results.ORGANIZER,
+        payload=_games(match, winner_id),
+        idempotency_key=f"test-{match.pk}-{match.version}",
+        version=match.version,
+        via=results.ACCOUNT,
+        actor=organizer,
+    )
 
 
 def play_phase(t, organizer, name: str, rounds: int, winner=lambda m: m.entry_a_id):
