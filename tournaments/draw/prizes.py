@@ -33,12 +33,11 @@ Terms: premio (prize), fase (phase), grupo (a liguilla's group), pareja (an entr
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.draw.base import DrawError
+from tournaments.draw.base import DrawError, make_rng
 
 __all__ = [
     "MEASURES",
@@ -336,7 +335,7 @@ def _settle(
     if prize.ties is Ties.SHARED:
         return tuple(level), True, decided_by
     # one of them by lot: the tournament's seed and the prize's place in the list
-    chosen = random.Random(f"{seed}:{index}:{','.join(map(str, level))}").choice(level)
+    chosen = make_rng(seed * MAX_PRIZES + index).choice(level)
     return (chosen,), False, "lots"
 
 
