@@ -67,6 +67,18 @@ def test_between_twelve_and_sixteen_the_last_registered_drop_out_refunded_and_to
     assert entries_dropped_email(tournament=t) == 0
 
 
+def test_the_dropped_are_told_in_the_penas_language():
+    t, organizer, entries = registered(3, field_sizes=[2])
+    t.club.language = "en"
+    t.club.save()
+    start(t, organizer)
+    assert entries_dropped_email(tournament=t) == 1
+    (message,) = mail.outbox
+    assert message.subject == f"{t.name}: you are out of the field"
+    assert "Your entry fee is refunded." in message.body
+    assert "inscripción" not in message.body
+
+
 def test_once_the_roll_is_called_the_absent_drop_out_first():
     t, organizer, entries = registered(14, field_sizes=[12])
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(status=Entry.Status.CHECKED_IN)
