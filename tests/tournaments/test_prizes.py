@@ -256,3 +256,28 @@ def test_a_wrong_prize_on_the_page_says_why_and_keeps_what_was_typed():
     assert response.status_code == 400
     page = response.content.decode()
     assert "1-2" in page and 'value="uno"' in page
+
+
+def test_players_alone_win_prizes_by_their_own_rows():
+    from tests.tournaments.test_entrant_kinds import confirm_all, individual_field, swiss
+
+    t, organizer, people = individual_field(8)
+    tournament_status_change(tournament=t, actor=organizer, status="running")
+    tournament_update(
+        tournament=t,
+        actor=organizer,
+        changes={"prizes": [{"name": "Más juegos", "kind": "most", "measure": "games_won"}]},
+    )
+    phase = swiss(t, organizer, rounds=1)
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    confirm_all(rnd, organizer)
+    round_close(round=rnd, actor=organizer)
+    tournament_status_change(tournament=t, actor=organizer, status="finished")
+
+    t.refresh_from_db()
+    (award,) = t.prize_awards
+    # the four players whose drawn partnership won took 2 juegos each: the prize is shared
+    assert award["value"] == 2 and award["shared"] and len(award["winners"]) == 4
+    assert {w["entry_id"] for w in award["winners"]} <= {p.pk for p in people}
+    assert all(w["players"] == [w["name"]] for w in award["winners"])
