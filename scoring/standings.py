@@ -45,6 +45,10 @@ after the whole order share a rank (competition ranking: 1, 2, 2, 4) and are lis
 of ``entries``, so the caller chooses how ties are displayed (by name, by id).
 
 - ``MATCHES_WON``, ``GAMES_WON``, ``STONES_WON``, ``BUCHHOLZ``: more is better.
+- ``POINTS``: the points of the tournament's points table (`PointsTable`: so many for a match
+  won, for a match lost, for a match lost by not showing up), more is better. A bye is a match
+  won; a forfeit's absent pair and both pairs of a double loss lose by not showing up. Without
+  a table a match won is one point and nothing else scores, so it orders as ``MATCHES_WON``.
 - ``GAME_DIFFERENCE`` / ``STONE_DIFFERENCE``: juegos (piedras) won minus lost, more is better.
 - ``BUCHHOLZ``: sum, over every decided match against an opponent, of that opponent's matches won
   (its own byes and forfeit wins included). An opponent met twice counts twice; byes add 0.
@@ -88,6 +92,7 @@ __all__ = [
     "Entry",
     "MatchKind",
     "MatchRecord",
+    "PointsTable",
     "StandingRow",
     "StandingsError",
     "Tiebreak",
@@ -112,6 +117,7 @@ class MatchKind(enum.StrEnum):
 
 
 class Tiebreak(enum.StrEnum):
+    POINTS = "points"
     MATCHES_WON = "matches_won"
     HEAD_TO_HEAD = "head_to_head"
     GAME_DIFFERENCE = "game_difference"
@@ -128,6 +134,27 @@ TiebreakValue = int | tuple[int, ...] | None
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class PointsTable:
+    """What a match is worth in points, as a tournament's rules ("bases") write it: ``win``
+    for a match won (a bye too), ``loss`` for a match played and lost, ``walkover_loss`` for a
+    match lost by not showing up (a forfeit's absent pair; both pairs of a double loss)."""
+
+    win: int = 1
+    loss: int = 0
+    walkover_loss: int = 0
+
+    def __post_init__(self) -> None:
+        for field in ("win", "loss", "walkover_loss"):
+            if not _is_count(getattr(self, field)):
+                raise StandingsError(
+                    "The points table gives {field}={value}; points are whole numbers, 0 or more.",
+                    code="points_negative",
+                    field=field,
+                    value=shown(getattr(self, field)),
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +305,8 @@ class StandingRow:
     buchholz: int
     tiebreaks: tuple[tuple[Tiebreak, TiebreakValue], ...]
     separated_by: Tiebreak | None
+    #: the points of the points table the standings were computed with
+    points: int = 0
 
     @property
     def game_difference(self) -> int:
@@ -341,8 +370,11 @@ def standings(
     entries: Iterable[Entry],
     matches: Iterable[MatchRecord],
     order: Iterable[Tiebreak | str],
+    *,
+    points: PointsTable | None = None,
 ) -> tuple[StandingRow, ...]:
-    """Rank ``entries`` by ``matches`` under the tiebreak ``order`` (see the module docstring).
+    """Rank ``entries`` by ``matches`` under the tiebreak ``order`` (see the module docstring);
+    every row carries its ``points`` under the table ``points`` (None: a win is a point).
 
     Raises `StandingsError` for a bad order, a duplicate entry, or a match naming a pair that is
     not an entry. For M matches and N pairs it costs O(M) to count, then O(N log N) per
@@ -366,6 +398,7 @@ def standings(
 
     played = [0] * n
     won = [0] * n
+    walkovers_lost = [0] * n
     games_won = [0] * n
     games_lost = [0] * n
     stones_won = [0] * n
@@ -414,17 +447,29 @@ def standings(
         met[a].add(b)
         met[b].add(a)
         if match.winner is None:  # a double loss: both played it, neither won
+            walkovers_lost[a] += 1
+            walkovers_lost[b] += 1
             continue
         winner, loser = (a, b) if match.winner == match.pair_a else (b, a)
         won[winner] += 1
         beaten[winner].append(loser)
+        if match.kind is MatchKind.FORFEIT:
+            walkovers_lost[loser] += 1
 
     buchholz = [sum(won[o] for o in faced) for faced in opponents]
+    points = points or PointsTable()
+    scored = [
+        points.win * won[p]
+        + points.loss * (played[p] - won[p] - walkovers_lost[p])
+        + points.walkover_loss * walkovers_lost[p]
+        for p in range(n)
+    ]
     seeds = [entry.seed for entry in entries]
     ids = [entry.pair for entry in entries]
 
     # Sort keys, ascending = better; None marks HEAD_TO_HEAD, computed per set of level pairs.
     static: dict[Tiebreak, list[object]] = {
+        Tiebreak.POINTS: [-s for s in scored],
         Tiebreak.MATCHES_WON: [-w for w in won],
         Tiebreak.GAME_DIFFERENCE: [lo - w for w, lo in zip(games_won, games_lost, strict=True)],
         Tiebreak.GAMES_WON: [-w for w in games_won],
@@ -477,6 +522,8 @@ def standings(
             return seeds[p]
         if tiebreak is Tiebreak.MATCHES_WON:
             return won[p]
+        if tiebreak is Tiebreak.POINTS:
+            return scored[p]
         if tiebreak is Tiebreak.GAME_DIFFERENCE:
             return games_won[p] - games_lost[p]
         if tiebreak is Tiebreak.GAMES_WON:
@@ -506,6 +553,7 @@ def standings(
                     buchholz=buchholz[p],
                     tiebreaks=tuple((t, value(t, p)) for t in order),
                     separated_by=separated_by if i == 0 else None,
+                    points=scored[p],
                 )
             )
     return tuple(rows)

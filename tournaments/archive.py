@@ -12,9 +12,9 @@ wrong type (each refusal an Invalid with its own code, naming where); and the re
 that the JSON columns hold (a bracket's entrants, a liguilla's groups, the players who rested,
 a Mus francés table's finishing order) to the ids an import gives the rows.
 
-The archive (version 4)::
+The archive (version 5)::
 
-    {"format": "amarrako.archive", "version": 4, "exported_at": "…", "scope": "club" | "tournament",
+    {"format": "amarrako.archive", "version": 5, "exported_at": "…", "scope": "club" | "tournament",
      "club": {…}, "clubs": [{"slug", "name"}], "presets": [...], "players": [...],
      "pairs": [...], "tournaments": [{…, "entries": [...], "individual_entries": [...],
      "phases": [{…, "groups": [...], "rounds": [{…, "matches": [{…, "submissions": [...],
@@ -37,6 +37,13 @@ Versions. Every field of a version is required: a record without one is damaged.
 - 4 adds the section ``team_leagues``, the leagues of peñas the peña runs
   (seasons/leagues/teams/archive.py). A new top-level list is a new required key: an archive
   of version 3 lacks it, and opens with it empty.
+- 5 adds what a tournament's bases declare beyond its rule set: its points table
+  (``points_win``, ``points_loss``, ``points_walkover_loss``), its ``prizes`` across phases,
+  its field (``min_entries``, ``field_sizes``, ``rules_by_entries``) and its ``calendar`` of
+  evenings; an entry's (or a player alone's) ``dropped_at`` and ``refunded_at`` (left out when
+  registration closed, and refunded); a round's and a match's ``scheduled_at``, and a postponed
+  match's ``deadline`` and ``postponed_reason``. The prizes awarded are not carried: the import
+  awards them again from the standings (services/prizes.py), like every derived figure.
 
 An older archive opens as the current version with the values each later version added
 (ADDED_IN: for version 1 pairs, no house rules, nobody alone; for version 2 Spanish e-mails;
@@ -75,7 +82,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 4
+VERSION = 5
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48
@@ -144,6 +151,14 @@ FIELDS: dict[str, dict[str, str]] = {
         **RULES,
         "entrant_kind": "str",
         "frances_table_size": "int",
+        "points_win": "int?",
+        "points_loss": "int",
+        "points_walkover_loss": "int",
+        "prizes": "list",
+        "min_entries": "int?",
+        "field_sizes": "list",
+        "rules_by_entries": "list",
+        "calendar": "json",
         "created_by": "str?",
         "created_at": "datetime",
     },
@@ -158,6 +173,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "withdrawn_at": "datetime?",
         "player_three": "int?",
         "drawn": "bool",
+        "dropped_at": "datetime?",
+        "refunded_at": "datetime?",
     },
     "individual_entries": {
         "id": "int",
@@ -166,6 +183,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "registered_at": "datetime",
         "checked_in_at": "datetime?",
         "withdrawn_at": "datetime?",
+        "dropped_at": "datetime?",
+        "refunded_at": "datetime?",
     },
     "phases": {
         "id": "int",
@@ -191,6 +210,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "rounds": {
         "number": "int",
         "status": "str",
+        "scheduled_at": "datetime?",
         "published_at": "datetime?",
         "closed_at": "datetime?",
         "created_at": "datetime",
@@ -215,6 +235,9 @@ FIELDS: dict[str, dict[str, str]] = {
         "version": "int",
         "reasons": "list",
         "first_mano": "str",
+        "scheduled_at": "datetime?",
+        "deadline": "date?",
+        "postponed_reason": "str",
         "started_at": "datetime?",
         "confirmed_at": "datetime?",
         "created_at": "datetime",
@@ -371,8 +394,26 @@ ADDED_IN_2: dict[str, dict[str, Any]] = {
 #: what version 2 lacked: a peña's e-mails were in Spanish
 ADDED_IN_3: dict[str, dict[str, Any]] = {"club": {"language": "es"}}
 
+#: what version 4 lacked: no bases beyond the rule set, no calendar (a tournament of then)
+ADDED_IN_5: dict[str, dict[str, Any]] = {
+    "tournaments": {
+        "points_win": None,
+        "points_loss": 0,
+        "points_walkover_loss": 0,
+        "prizes": [],
+        "min_entries": None,
+        "field_sizes": [],
+        "rules_by_entries": [],
+        "calendar": {},
+    },
+    "entries": {"dropped_at": None, "refunded_at": None},
+    "individual_entries": {"dropped_at": None, "refunded_at": None},
+    "rounds": {"scheduled_at": None},
+    "matches": {"scheduled_at": None, "deadline": None, "postponed_reason": ""},
+}
+
 #: by version, what it added to each kind of record (an older archive opens with these values)
-ADDED_IN: dict[int, dict[str, dict[str, Any]]] = {2: ADDED_IN_2, 3: ADDED_IN_3}
+ADDED_IN: dict[int, dict[str, dict[str, Any]]] = {2: ADDED_IN_2, 3: ADDED_IN_3, 5: ADDED_IN_5}
 
 
 # --- Building ----------------------------------------------------------------------------------

@@ -65,8 +65,41 @@ class Tournament(RuleSetFields):
     max_pairs = models.PositiveSmallIntegerField(
         _("máximo de parejas"), null=True, blank=True, help_text=_("vacío: sin límite")
     )
+    #: the fewest entries the bases play with: below it the tournament does not start
+    min_entries = models.PositiveSmallIntegerField(
+        _("mínimo de inscritos"), null=True, blank=True, help_text=_("vacío: sin mínimo")
+    )
+    #: the field sizes the bases allow ("12 o 16 parejas"): when registration closes the last
+    #: registered drop out down to the largest that fits (tournaments.draw.entries); empty: any
+    field_sizes = models.JSONField(default=list, blank=True)
+    #: the match format chosen by the number of entries when the tournament starts: a list of
+    #: {"from": entries, "rules": {stones_per_game, games_per_vaca, vacas_per_match}}
+    rules_by_entries = models.JSONField(default=list, blank=True)
+    #: the calendar of the bases ("martes y jueves a las 20:00 desde el 6 de octubre"):
+    #: {"first": date, "weekdays": [0-6], "time": "HH:MM"} (tournaments.draw.calendar); the
+    #: n-th round of the tournament without a date of its own is played on its n-th evening
+    calendar = models.JSONField(default=dict, blank=True)
     #: tiebreak order for standings: names of scoring.standings.Tiebreak
     tiebreaks = models.JSONField(default=list, blank=True)
+    #: the standings' points table, as the bases write it ("2 puntos por partida ganada, 1 por
+    #: perdida"): the points of a match won (a bye too); empty: no table, the standings count
+    #: matches won. Then the standings rank by points first (scoring.standings POINTS).
+    points_win = models.PositiveSmallIntegerField(
+        _("puntos por partida ganada"), null=True, blank=True
+    )
+    #: the points of a match played and lost (with a points table)
+    points_loss = models.PositiveSmallIntegerField(_("puntos por partida perdida"), default=0)
+    #: the points of a match lost by not showing up: a forfeit, a double loss
+    points_walkover_loss = models.PositiveSmallIntegerField(
+        _("puntos por partida no presentada"), default=0
+    )
+    #: the prizes the bases declare, across phases (tournaments.draw.prizes: each a name, a
+    #: kind, a measure, the phases it counts by their order, its tiebreaks and ties)
+    prizes = models.JSONField(default=list, blank=True)
+    #: the prizes awarded (services/prizes.py), with their winners' names; computed when the
+    #: tournament finishes and again after any change of its results or prizes
+    prize_awards = models.JSONField(default=list, blank=True)
+    prizes_awarded_at = models.DateTimeField(null=True, blank=True)
     #: a game lost per this many minutes late (empty: no lateness penalty)
     late_minutes_per_game = models.PositiveSmallIntegerField(null=True, blank=True)
     #: seed of the draws' random choices, so a draw can be reproduced
@@ -133,6 +166,10 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: left out when registration closed, to fit the field sizes of the bases (withdrawn then)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    #: its entry fee marked as refunded (an entry dropped at the close is)
+    refunded_at = models.DateTimeField(null=True, blank=True)
     #: a trio's third player (``pair`` is the team's row, named by the three)
     player_three = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -171,6 +208,10 @@ class IndividualEntry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: left out when registration closed, to fit the field sizes of the bases (withdrawn then)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    #: its entry fee marked as refunded (an entry dropped at the close is)
+    refunded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("jugador inscrito")
@@ -257,6 +298,8 @@ class Round(models.Model):
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    #: when it is played (empty: the tournament's calendar says, or nothing does)
+    scheduled_at = models.DateTimeField(_("se juega"), null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -319,6 +362,12 @@ class Match(models.Model):
     #: tournaments.draw reason codes of this pairing
     reasons = models.JSONField(default=list, blank=True)
     first_mano = models.CharField(max_length=2, default="A1")
+    #: when it is played, where the pairs agreed another date than their round's
+    scheduled_at = models.DateTimeField(_("se juega"), null=True, blank=True)
+    #: postponed: the last day it may be played; after it the organizer decides a walkover or
+    #: a double loss (services/calendar.py)
+    deadline = models.DateField(_("fecha límite"), null=True, blank=True)
+    postponed_reason = models.CharField(_("motivo del aplazamiento"), max_length=200, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -19,6 +19,7 @@ from django.db import OperationalError, connection
 from clubs.models import PlayerMerge
 from tournaments.models import FrancesTable, Match, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
+from tournaments.services import field as field_services
 from tournaments.services import identity as identity_services
 from tournaments.services import reconcile as reconcile_services
 from tournaments.services import results as results_services
@@ -84,6 +85,15 @@ def round_pairings_email(round_id: int) -> int:
     rnd = Round.objects.filter(pk=round_id).first()
     sent = rounds_services.round_pairings_email(round=rnd) if rnd else 0
     log.info("round %s pairings e-mailed to %s players", round_id, sent)
+    return sent
+
+
+@shared_task(name="tournaments.entries_dropped_email", **RETRY)
+def entries_dropped_email(tournament_id: int) -> int:
+    """Tell the players of the entries dropped when registration closed (the bases' field)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    sent = field_services.entries_dropped_email(tournament=tournament) if tournament else 0
+    log.info("tournament %s: %s dropped players e-mailed", tournament_id, sent)
     return sent
 
 

@@ -247,7 +247,7 @@ def test_empty_phase_has_no_rows():
         ((), "order_empty", "empty"),
         ((MW, GD, MW), "order_duplicate", "matches_won twice"),
         ((MW, LOTS, GD), "order_lots_not_last", "last"),
-        ((MW, "points"), "order_unknown", "Unknown tiebreak 'points'"),
+        ((MW, "puntos"), "order_unknown", "Unknown tiebreak 'puntos'"),
         ("matches_won", "order_type", "not a single string"),
     ],
 )
@@ -395,6 +395,7 @@ def reference_keys(field, matches, order) -> dict[int, tuple]:
         )
 
     static = {
+        Tiebreak.POINTS: lambda p: -wins(p),  # no points table: a win is a point
         MW: lambda p: -wins(p),
         GD: lambda p: lost(p, "games") - stat(p, "games"),
         GW: lambda p: -stat(p, "games"),

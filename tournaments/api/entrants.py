@@ -86,6 +86,10 @@ class IndividualOutputSerializer(serializers.Serializer):
     registered_at = serializers.DateTimeField()
     checked_in_at = serializers.DateTimeField(allow_null=True)
     withdrawn_at = serializers.DateTimeField(allow_null=True)
+    dropped_at = serializers.DateTimeField(
+        allow_null=True, help_text="left out when registration closed (the bases' field sizes)"
+    )
+    refunded_at = serializers.DateTimeField(allow_null=True)
 
 
 class IndividualListApi(APIView):

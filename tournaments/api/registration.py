@@ -80,6 +80,13 @@ class EntryOutputSerializer(serializers.Serializer):
     registered_at = serializers.DateTimeField()
     checked_in_at = serializers.DateTimeField(allow_null=True)
     withdrawn_at = serializers.DateTimeField(allow_null=True)
+    dropped_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="left out when registration closed, to fit the bases' field sizes",
+    )
+    refunded_at = serializers.DateTimeField(
+        allow_null=True, help_text="its entry fee marked as refunded (a dropped entry is)"
+    )
     waiting_position = serializers.IntegerField(
         allow_null=True, help_text="place on the waiting list (1 = next in), else null"
     )

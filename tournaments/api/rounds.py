@@ -440,7 +440,8 @@ class StandingRowOutSerializer(serializers.Serializer):
     buchholz = serializers.IntegerField()
     points = serializers.IntegerField(
         required=False,
-        help_text="players alone only: juegos won (individual) or placing points (Mus francés)",
+        help_text="with the tournament's points table, its points; players alone: juegos won "
+        "(individual) or placing points (Mus francés); absent otherwise",
     )
     rests = serializers.IntegerField(
         required=False, help_text="players alone only: rounds rested (counted as a bye)"

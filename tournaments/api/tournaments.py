@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.inputs import Input
+from tournaments.api.prizes import PrizeInputSerializer, PrizeOutputSerializer
 from tournaments.models import Notification, Tournament
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.rounds import rule_form
@@ -129,6 +130,23 @@ class RulesOutputSerializer(serializers.Serializer):
         return rule_form(tournament).value
 
 
+#: From ``from`` entries up, the match plays ``rules`` (its length only). Built with type():
+#: "from" is a Python keyword, so it cannot be a field declared in a class body.
+FormatRuleSerializer = type(
+    "FormatRuleSerializer",
+    (serializers.Serializer,),
+    {
+        "from": serializers.IntegerField(help_text="the fewest entries this format is for"),
+        "rules": serializers.DictField(
+            child=serializers.IntegerField(),
+            help_text="stones_per_game, games_per_vaca and/or vacas_per_match",
+        ),
+        "Meta": type("Meta", (), {"ref_name": "FormatByEntries"}),
+        "__module__": __name__,
+    },
+)
+
+
 class ClubRefSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -155,6 +173,35 @@ class TournamentOutputSerializer(serializers.Serializer):
         help_text="who enters: pairs, trios, individuals (partners drawn each round) or frances",
     )
     frances_table_size = serializers.IntegerField(help_text="Mus francés: players per table")
+    points_win = serializers.IntegerField(
+        allow_null=True,
+        help_text="the standings' points table: points for a match won (a bye too); null: no "
+        "table, the standings count matches won",
+    )
+    points_loss = serializers.IntegerField(help_text="points for a match played and lost")
+    points_walkover_loss = serializers.IntegerField(
+        help_text="points for a match lost by not showing up (a forfeit, a double loss)"
+    )
+    prizes = PrizeOutputSerializer(
+        many=True, help_text="the prizes across phases the bases declare (GET …/prizes: winners)"
+    )
+    min_entries = serializers.IntegerField(
+        allow_null=True, help_text="below it the tournament does not start; null: no minimum"
+    )
+    field_sizes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the field sizes allowed ([12, 16]): when registration closes the last "
+        "registered drop out down to the largest that fits; empty: any size",
+    )
+    rules_by_entries = FormatRuleSerializer(
+        many=True,
+        help_text="the match format chosen by the number of entries when the tournament starts",
+    )
+    calendar = serializers.JSONField(
+        help_text='the evenings of play ({"first": "2026-10-06", "weekdays": [1, 3], "time": '
+        '"20:00"}; weekdays 0 Monday … 6 Sunday) dating the rounds without a date of their '
+        "own; {}: none"
+    )
     rules = RulesOutputSerializer(source="*")
     registered_count = serializers.IntegerField(help_text="pairs holding a place")
     waiting_count = serializers.IntegerField(help_text="pairs on the waiting list")
@@ -259,6 +306,39 @@ class TournamentCreateApi(APIView):
         frances_table_size = serializers.IntegerField(
             required=False, help_text="Mus francés: players per table, 3 to 6 (default 4)"
         )
+        points_win = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="a points table: points for a match won, e.g. 2; null (default): none",
+        )
+        points_loss = serializers.IntegerField(
+            required=False, help_text="points for a match lost (default 0)"
+        )
+        points_walkover_loss = serializers.IntegerField(
+            required=False, help_text="points for a match lost by not showing up (default 0)"
+        )
+        prizes = PrizeInputSerializer(
+            many=True, required=False, help_text="the prizes across phases the bases declare"
+        )
+        min_entries = serializers.IntegerField(
+            required=False, allow_null=True, help_text="below it the tournament does not start"
+        )
+        field_sizes = serializers.ListField(
+            child=serializers.IntegerField(),
+            required=False,
+            help_text="the field sizes allowed, e.g. [12, 16]; empty: any",
+        )
+        rules_by_entries = serializers.ListField(
+            child=serializers.JSONField(),
+            required=False,
+            help_text='[{"from": 16, "rules": {"games_per_vaca": 2}}, {"from": 0, "rules": '
+            '{"games_per_vaca": 4}}]: the match format by the number of entries',
+        )
+        calendar = serializers.JSONField(
+            required=False,
+            help_text='{"first": "2026-10-06", "weekdays": [1, 3], "time": "20:00"}: the '
+            "evenings of play; {} for none",
+        )
 
     @extend_schema(
         operation_id="tournament_create",
@@ -300,6 +380,16 @@ class TournamentUpdateApi(APIView):
             required=False, help_text="only before the first registration"
         )
         frances_table_size = serializers.IntegerField(required=False)
+        points_win = serializers.IntegerField(required=False, allow_null=True)
+        points_loss = serializers.IntegerField(required=False)
+        points_walkover_loss = serializers.IntegerField(required=False)
+        prizes = PrizeInputSerializer(
+            many=True, required=False, help_text="the whole list: it replaces the prizes"
+        )
+        min_entries = serializers.IntegerField(required=False, allow_null=True)
+        field_sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
+        rules_by_entries = serializers.ListField(child=serializers.JSONField(), required=False)
+        calendar = serializers.JSONField(required=False)
 
     @extend_schema(
         operation_id="tournament_update",

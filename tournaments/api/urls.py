@@ -1,6 +1,15 @@
 """The tournaments API: each area's module lists its own urlpatterns."""
 
-from tournaments.api import archive, entrants, registration, results, rounds, tournaments
+from tournaments.api import (
+    archive,
+    calendar,
+    entrants,
+    prizes,
+    registration,
+    results,
+    rounds,
+    tournaments,
+)
 
 app_name = "tournaments"
 
@@ -13,4 +22,6 @@ urlpatterns = [
     *entrants.urlpatterns,
     *rounds.urlpatterns,
     *archive.urlpatterns,
+    *prizes.urlpatterns,
+    *calendar.urlpatterns,
 ]

@@ -29,6 +29,12 @@ Modules:
 - `individual`: `pair_individuals` (an individual tournament's round: partnerships drawn and
   paired at tables, no repeat partner or opponent while avoidable), `seat_frances` (Mus francés
   tables of 3 to 6), `frances_table_sizes`.
+- `prizes`: the prizes across phases of a tournament's bases (`prize_from_dict`,
+  `prizes_award`: who wins each from the phases' standings; ties shared or by lot).
+- `entries`: the field as the bases size it (`field_cut`, `entrants_dropped`) and the match
+  format chosen by the number of entries (`format_for_entries`).
+- `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
+  it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """
 
 from tournaments.draw.base import DrawError, Entrant, Pairing, Result, initial_order, make_rng

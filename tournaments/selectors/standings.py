@@ -4,7 +4,9 @@ Responsible for:
 
 - `standings_compute`: a phase's standings (one table per liguilla group, or one for the whole
   phase) as scoring.standings computes them from the confirmed matches of its published or
-  closed rounds, with the tournament's tiebreak order. Used by the standings_refresh service
+  closed rounds, with the tournament's tiebreak order and, when it has one, its points table
+  ("2 puntos por partida ganada": `points_table`; then the standings rank by points first and
+  each row carries its ``points``). Used by the standings_refresh service
   (which stores them) and by the draw (Swiss and a tres ceros ranking, qualifiers of a
   knockout), never per request.
 - Elimination phases (single and double elimination, a tres ceros: `PLACED_FORMATS`) rank by
@@ -49,7 +51,7 @@ from typing import Any
 from django.core.cache import cache
 
 from scoring.standings import Entry as StandingEntry
-from scoring.standings import MatchRecord, StandingRow, Tiebreak, standings
+from scoring.standings import MatchRecord, PointsTable, StandingRow, Tiebreak, standings
 from tournaments.draw import DrawError, Entrant, Result
 from tournaments.draw.placing import bracket_placings, lives_placings, rank_by_placing
 from tournaments.models import (
@@ -91,10 +93,26 @@ DEFAULT_TIEBREAKS = {
 
 
 def tiebreak_order(phase: Phase) -> tuple[str, ...]:
+    """The order the phase's standings rank by: the tournament's tiebreaks (or the format's
+    default), after its points when it has a points table (`points_table`)."""
     chosen = phase.tournament.tiebreaks
-    if chosen:
-        return tuple(chosen)
-    return tuple(DEFAULT_TIEBREAKS.get(phase.format, DEFAULT_TIEBREAKS[None]))
+    default = DEFAULT_TIEBREAKS.get(phase.format, DEFAULT_TIEBREAKS[None])
+    order = tuple(chosen) if chosen else tuple(default)
+    if points_table(phase.tournament) is not None and Tiebreak.POINTS.value not in order:
+        order = (Tiebreak.POINTS.value, *order)
+    return order
+
+
+def points_table(tournament: Tournament) -> PointsTable | None:
+    """The tournament's points table ("2 puntos por partida ganada…"), None without one: its
+    standings then count matches won, and their rows have no ``points``."""
+    if tournament.points_win is None:
+        return None
+    return PointsTable(
+        win=tournament.points_win,
+        loss=tournament.points_loss,
+        walkover_loss=tournament.points_walkover_loss,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +150,8 @@ class GroupStandings:
     group: Group | None
     rows: tuple[StandingRow, ...]
     entries: dict[int, StandingsEntry]
+    #: computed with the tournament's points table: the rows carry their ``points``
+    scored: bool = False
 
 
 #: the formats whose final standings rank by placing (how far a pair got), not matches won
@@ -219,13 +239,14 @@ def standings_compute(*, phase: Phase) -> list[GroupStandings]:
         row[0]: _entry(row)
         for row in Entry.objects.filter(pk__in=entry_ids).values_list(*_ENTRY_COLUMNS)
     }
+    points = points_table(phase.tournament)
     if not groups:
-        table = _one(None, sorted(by_id), matches, by_id, order)
+        table = _one(None, sorted(by_id), matches, by_id, order, points)
         return [_placed(phase, table, matches)]
     result = []
     for group in groups:
         in_group = [m for m in matches if m[_GROUP] == group.id]
-        result.append(_one(group, sorted(members[group.id]), in_group, by_id, order))
+        result.append(_one(group, sorted(members[group.id]), in_group, by_id, order, points))
     return result
 
 
@@ -235,6 +256,7 @@ def _one(
     matches: list[tuple],
     by_id: dict[int, StandingsEntry],
     order: tuple[str, ...],
+    points: PointsTable | None = None,
 ) -> GroupStandings:
     pairs = [StandingEntry(pair=i, seed=by_id[i].seed, name=by_id[i].name) for i in ids]
     confirmed = Match.Status.CONFIRMED
@@ -252,8 +274,8 @@ def _one(
         for m in matches
         if m[_STATUS] == confirmed and m[_A] is not None
     ]
-    rows = standings(pairs, records, order)
-    return GroupStandings(group, rows, {i: by_id[i] for i in ids})
+    rows = standings(pairs, records, order, points=points)
+    return GroupStandings(group, rows, {i: by_id[i] for i in ids}, points is not None)
 
 
 # --- Elimination phases: placing first --------------------------------------------------------
@@ -294,7 +316,7 @@ def _placed(phase: Phase, table: GroupStandings, matches: list[tuple]) -> GroupS
         replace(by_pair[p.entrant_id], rank=p.rank, separated_by=p.separated_by)
         for p in rank_by_placing(placings, table.rows)
     )
-    return GroupStandings(table.group, rows, table.entries)
+    return GroupStandings(table.group, rows, table.entries, table.scored)
 
 
 def _lives_history(matches: list[tuple]) -> list[Result]:
@@ -337,6 +359,8 @@ def rows_to_json(result: GroupStandings) -> list[dict]:
                     for t, v in row.tiebreaks
                 ],
                 "separated_by": None if separated_by is None else str(separated_by),
+                # the points table's points, only with one ("2 puntos por partida ganada")
+                **({"points": row.points} if result.scored else {}),
             }
         )
     return out

@@ -71,6 +71,10 @@ from tournaments.archive import (
     parse_datetime,
     phase_settings_remap,
 )
+from tournaments.draw import DrawError
+from tournaments.draw.calendar import calendar_clean
+from tournaments.draw.entries import field_sizes_clean, format_rules
+from tournaments.draw.prizes import prize_to_dict, prizes_from_list
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -433,6 +437,10 @@ _TOURNAMENT_COPIED = (
     *RULES,
     "entrant_kind",
     "frances_table_size",
+    "points_win",
+    "points_loss",
+    "points_walkover_loss",
+    "min_entries",
 )
 
 _PHASE_COPIED = tuple(
@@ -454,6 +462,7 @@ _MATCH_COPIED = (
     "version",
     "reasons",
     "first_mano",
+    "postponed_reason",
 )
 
 
@@ -464,6 +473,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         starts_on=parse_date(row["starts_on"]),
         ends_on=parse_date(row["ends_on"]),
         **{f: row[f] for f in _TOURNAMENT_COPIED},
+        **_bases(row, where),
     )
     if rule_form(tournament) is not Form.PAIRS:
         # the tío Perete is counted between two pairs only (scoring refuses it in another
@@ -484,6 +494,8 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
             pinned_table=e["pinned_table"],
             checked_in_at=parse_datetime(e["checked_in_at"]),
             withdrawn_at=parse_datetime(e["withdrawn_at"]),
+            dropped_at=parse_datetime(e["dropped_at"]),
+            refunded_at=parse_datetime(e["refunded_at"]),
             drawn=e["drawn"],
             **local.refs("entries", e, at),
         )
@@ -502,6 +514,8 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
             status=i["status"],
             checked_in_at=parse_datetime(i["checked_in_at"]),
             withdrawn_at=parse_datetime(i["withdrawn_at"]),
+            dropped_at=parse_datetime(i["dropped_at"]),
+            refunded_at=parse_datetime(i["refunded_at"]),
             **local.refs("individual_entries", i, at),
         )
         new_individuals.append(
@@ -553,6 +567,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
                 phase=phase,
                 number=r["number"],
                 status=r["status"],
+                scheduled_at=parse_datetime(r["scheduled_at"]),
                 published_at=parse_datetime(r["published_at"]),
                 closed_at=parse_datetime(r["closed_at"]),
             )
@@ -567,6 +582,8 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
                 m_at = f"{r_at}.matches[{m_n}]"
                 match = Match(
                     round=rnd,
+                    scheduled_at=parse_datetime(m["scheduled_at"]),
+                    deadline=parse_date(m["deadline"]),
                     started_at=parse_datetime(m["started_at"]),
                     confirmed_at=parse_datetime(m["confirmed_at"]),
                     **{f: m[f] for f in _MATCH_COPIED},
@@ -645,6 +662,25 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
     ids.tournaments[row["id"]] = tournament
     ids.merge(local)
     return tournament
+
+
+def _bases(row: dict, where: str) -> dict[str, Any]:
+    """What the tournament's bases declare beyond its rule set, read as the services read it
+    (the prizes, the field, the calendar: tournaments.draw refuses what it cannot mean); a
+    value refused names its field."""
+    values: dict[str, Any] = {}
+    readers = {
+        "prizes": lambda v: [prize_to_dict(p) for p in prizes_from_list(v)],
+        "field_sizes": field_sizes_clean,
+        "rules_by_entries": format_rules,
+        "calendar": calendar_clean,
+    }
+    for name, read in readers.items():
+        try:
+            values[name] = read(row[name])
+        except DrawError:
+            raise _value_refused(where, name) from None
+    return values
 
 
 def _match_children(

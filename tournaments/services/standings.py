@@ -5,8 +5,10 @@ round is published, closed or a phase finished): it recomputes the phase's stand
 scoring.standings (through tournaments.selectors.standings.standings_compute, which also ranks
 elimination phases by placing through tournaments.draw.placing) and stores them as
 StandingsSnapshot rows, one per liguilla group or one for the whole phase (group None), so
-that the read path never computes. A tournament of players alone (individual, Mus francés)
-stores the players' standings (selectors.standings.individual_rows) in the phase's snapshot.
+that the read path never computes; then, for a finished tournament with prizes, the prizes
+awarded again (services/prizes.py: a result corrected after the end moves them too). A
+tournament of players alone (individual, Mus francés) stores the players' standings
+(selectors.standings.individual_rows) in the phase's snapshot.
 
 Must not: be called while a request holds row locks it would wait for (it runs from
 transaction.on_commit through Celery); decide how a match counts (scoring.standings does) or
@@ -43,6 +45,7 @@ from django.utils import timezone
 
 from tournaments.models import Phase, StandingsSnapshot, Tournament
 from tournaments.selectors.standings import individual_rows, rows_to_json, standings_compute
+from tournaments.services.prizes import prizes_refresh
 
 #: tournaments whose players entered alone: their standings are the players' (individual_rows)
 ALONE = (Tournament.EntrantKind.INDIVIDUALS, Tournament.EntrantKind.FRANCES)
@@ -80,6 +83,11 @@ def standings_refresh(*, phase: Phase, queued_after: dt.datetime | None = None) 
             if not updated:
                 StandingsSnapshot.objects.create(phase=phase, group=group, rows=rows)
             written += len(rows)
+        finished = phase.tournament.status == Tournament.Status.FINISHED
+    if finished and phase.tournament.prizes:
+        # a result changed after the end: the prizes follow the standings (the phase's lock
+        # is released: the tournament's comes first, services/prizes.py)
+        prizes_refresh(tournament_id=phase.tournament_id)
     return written
 
 

@@ -2,11 +2,13 @@
 
 Responsible for: the tournament row and its rule set (the columns of scoring.RuleSet, validated
 by the engine so its message reaches the organizer), the tiebreak order (validated by
-scoring.standings.validate_order), the rule-set lock once the first partida has started, the
-status lifecycle draft → registration → running → finished, and the audit of rule and status
-changes. Every write starts with services/base.py's tournament_lock_for_organizer. A tournament
-that finishes queues ``circuits.tournament_changed`` by its name (the circuits holding it rank
-its final places; seasons.circuits sits above this app and is never imported here).
+scoring.standings.validate_order), the settings of its bases beyond the rule set (checked by
+services/event_settings.py; a change that re-ranks the standings refreshes every phase's), the
+rule-set lock once the first partida has started, the status lifecycle draft → registration →
+running → finished, and the audit of rule and status changes. Every write starts with
+services/base.py's tournament_lock_for_organizer. A tournament that finishes queues
+``circuits.tournament_changed`` by its name (the circuits holding it rank its final places;
+seasons.circuits sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs)
 and rounds.py (finishing the tournament finishes its open phases, in order), never the other
@@ -54,6 +56,14 @@ from tournaments.services.base import (
     tournament_check_not_managed,
     tournament_lock_for_organizer,
 )
+from tournaments.services.event_settings import (
+    EVENT_FIELDS,
+    REAWARD,
+    RESTANDING,
+    event_settings_apply,
+)
+from tournaments.services.field import registration_close
+from tournaments.services.prizes import prizes_award
 from tournaments.services.registration import entry_waiting_promote
 from tournaments.services.rounds import phases_finish_open
 from tournaments.services.webhooks import webhooks_tournament_finished
@@ -100,6 +110,7 @@ UPDATABLE = frozenset(
         "rules",
         "entrant_kind",
         "frances_table_size",
+        *EVENT_FIELDS,
     }
 )
 
@@ -125,6 +136,14 @@ def tournament_create(
     rules: Mapping[str, Any] | None = None,
     entrant_kind: str = Tournament.EntrantKind.PAIRS,
     frances_table_size: int = 4,
+    points_win: int | None = None,
+    points_loss: int = 0,
+    points_walkover_loss: int = 0,
+    prizes: list[dict[str, Any]] | None = None,
+    min_entries: int | None = None,
+    field_sizes: list[int] | None = None,
+    rules_by_entries: list[dict[str, Any]] | None = None,
+    calendar: dict[str, Any] | None = None,
     managed_by: str = "",
     managed_label: str = "",
     managed_url: str = "",
@@ -144,6 +163,13 @@ def tournament_create(
     Its rule set is the preset's (by name: the peña's own, else a built-in one), overridden by
     any explicit ``rules`` values; with neither, the peña's default preset or "8 reyes a 40".
     ``preset_name`` records the preset only while the rules are exactly the preset's.
+
+    ``points_win``, ``points_loss``, ``points_walkover_loss``: the standings' points table
+    (services/event_settings.py); ``points_win`` empty, none. ``prizes``: the prizes across
+    phases the bases declare (tournaments.draw.prizes), awarded when it finishes.
+    ``min_entries``, ``field_sizes``, ``rules_by_entries``: the field as the bases size it,
+    applied when registration closes (services/field.py). ``calendar``: the evenings of play
+    that date the rounds without a date of their own (tournaments.draw.calendar).
     """
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
@@ -195,6 +221,19 @@ def tournament_create(
             **values,
         )
         tournament_rules(tournament)  # the engine has the last word, in the tournament's form
+        event_settings_apply(
+            tournament,
+            {
+                "points_win": points_win,
+                "points_loss": points_loss,
+                "points_walkover_loss": points_walkover_loss,
+                "prizes": prizes or [],
+                "min_entries": min_entries,
+                "field_sizes": field_sizes or [],
+                "rules_by_entries": rules_by_entries or [],
+                "calendar": calendar or {},
+            },
+        )
         _save_checking_slug(tournament)
         audit_write(
             tournament=tournament,
@@ -290,9 +329,12 @@ def tournament_update(
         for field in plain:
             if field in changes:
                 setattr(tournament, field, changes[field])
+        old_tiebreaks = list(tournament.tiebreaks)
         if "tiebreaks" in changes:
             tournament.tiebreaks = _clean_tiebreaks(changes["tiebreaks"])
         _entrant_kind_update(tournament, changes)
+        old_settings = {name: getattr(tournament, name) for name in EVENT_FIELDS}
+        settings_changed = event_settings_apply(tournament, changes)
         _check_dates(tournament.starts_on, tournament.ends_on)
         _check_limits(
             tables_available=tournament.tables_available,
@@ -314,6 +356,24 @@ def tournament_update(
                 device=device,
             )
         _save_checking_slug(tournament)
+        if settings_changed:
+            audit_write(
+                tournament=tournament,
+                action="tournament_settings_changed",
+                actor=actor,
+                via=via,
+                device=device,
+                old={name: old_settings[name] for name in sorted(settings_changed)},
+                new={name: getattr(tournament, name) for name in sorted(settings_changed)},
+            )
+        if settings_changed & RESTANDING or (
+            "tiebreaks" in changes and tournament.tiebreaks != old_tiebreaks
+        ):
+            # the stored standings rank by the old order: every phase's again
+            for phase_id in tournament.phases.values_list("pk", flat=True):
+                enqueue_on_commit("tournaments.standings_refresh", phase_id=phase_id)
+        if settings_changed & REAWARD and tournament.status == Tournament.Status.FINISHED:
+            prizes_award(tournament=tournament)  # published with the final standings
 
         if "max_pairs" in changes and tournament.status in REGISTRATION_OPEN:
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
@@ -397,8 +457,10 @@ def tournament_status_change(
     """Move the tournament one step along draft → registration → running → finished.
 
     Conflict for any other move (with the move that is possible) and for starting with fewer
-    than two registered pairs. Moving to the status it already has is a no-op, so a retried
-    request does not fail.
+    than two registered pairs. Starting closes registration as the bases say
+    (services/field.py): below their minimum or smallest field size it is refused; beyond a
+    field size the last registered drop out; the number of entries chooses the match format.
+    Moving to the status it already has is a no-op, so a retried request does not fail.
 
     Finishing finishes the phases not finished yet, in their order (``phases_finish_open``):
     refused (``tournament_phase_open``, naming the phase and why) while a round is not closed
@@ -458,11 +520,27 @@ def tournament_status_change(
                     code="too_few_pairs",
                     registered=active,
                 )
+        if status == Tournament.Status.RUNNING:
+            # registration closes as the bases say: their minimum, their field sizes (the
+            # last registered drop out, refunded and told) and the format for that many
+            closing = registration_close(tournament=tournament, actor=actor, via=via, device=device)
+            if closing.rules:
+                _update_rules(
+                    tournament,
+                    preset_name=None,
+                    rules=closing.rules,
+                    actor=actor,
+                    via=via,
+                    device=device,
+                )
+                tournament.save()  # its rule columns (the status is saved below)
         if status == Tournament.Status.FINISHED:
             # the phases finish with it, in order; one that cannot (a final still to play)
             # keeps the tournament running, naming it (a finished tournament stays finished:
             # nothing could finish that phase afterwards)
             phases_finish_open(tournament=tournament, actor=actor)
+            # the prizes are published with the final standings
+            prizes_award(tournament=tournament)
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
         audit_write(

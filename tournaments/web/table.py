@@ -50,6 +50,7 @@ from scoring import RuleSet, ScoringError, amarracos
 from scoring.jsonio import POSITIONS, hand_from_json, outcome_to_json
 from scoring.lances import LancePoints
 from tournaments.models import Match, Round
+from tournaments.selectors.calendar import match_when
 from tournaments.selectors.results import (
     MATCH_RELATIONS,
     TABLE_RELATIONS,
@@ -173,6 +174,9 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "state": state,
         "rules": rules,
         "round_name": round_name(match.round),
+        # when it is played, and its deadline once postponed (a query only for a date that
+        # comes from the tournament's calendar of evenings)
+        "when": match_when(match=match),
         # the engine's bound and the score worth a "¿seguro?" (static/js/table.js asks)
         "limits": {"max": bounds.max_game_stones, "usual": bounds.usual_game_stones},
         "seats": {pos: players.get(pos, {"seat": pos, "name": ""}) for pos in positions},

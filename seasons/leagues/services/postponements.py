@@ -3,9 +3,9 @@
 Responsible for: ``match_postpone`` (a published match without a confirmed result postponed
 to a deadline after its jornada's date, or given a new one; its table link keeps working, and
 a result entered before the organizer decides counts as played) and ``postponement_decide``
-(after the deadline: a walkover, the tournaments' forfeit with its full score, or a double
-loss, tournaments' match_double_loss: the match confirmed with no winner, so its round can
-close).
+(after the deadline: the tournaments' one decision, tournaments.services.calendar's
+deadline_decide — a walkover, the tournaments' forfeit with its full score, or a double loss,
+the match confirmed with no winner, so its round can close — recorded on the postponement).
 
 Must not: write a result but through tournaments' result services.
 
@@ -26,7 +26,7 @@ from seasons.leagues.services.checks import (
     _lock_league,
 )
 from tournaments.models import Match, Round
-from tournaments.services import results as results_services
+from tournaments.services import calendar as calendar_services
 
 
 def _league_match(league: League, match_id: int) -> tuple[Match, Division]:
@@ -95,14 +95,9 @@ def postponement_decide(
     today: dt.date | None = None,
 ) -> Postponement:
     """After the deadline: a walkover (``absent_side`` lost, the tournaments' forfeit) or a
-    double loss (both lose as a walkover lost)."""
+    double loss (both lose as a walkover lost): the tournaments' one decision after a deadline
+    (tournaments.services.calendar.deadline_decide), recorded on the postponement."""
     today = today or timezone.localdate()
-    if outcome not in (Postponement.Outcome.WALKOVER, Postponement.Outcome.DOUBLE_LOSS):
-        raise Invalid(
-            "After the deadline the organizer applies a walkover or a double loss: {outcomes}.",
-            code="postponement_outcome",
-            outcomes=[Postponement.Outcome.WALKOVER.value, Postponement.Outcome.DOUBLE_LOSS.value],
-        )
     with transaction.atomic():
         league = _lock_league(league, actor)
         match, _division = _league_match(league, match_id)
@@ -114,25 +109,17 @@ def postponement_decide(
             )
         if post.outcome:
             raise Conflict("This postponed match is already decided.", code="postponement_decided")
-        if today <= post.deadline:
-            raise Conflict(
-                "The deadline of this match is {deadline}; it can still be played until then.",
-                code="postponement_before_deadline",
-                deadline=post.deadline.isoformat(),
-            )
-        if match.status == Match.Status.CONFIRMED:
-            post.outcome = Postponement.Outcome.PLAYED
-        elif outcome == Postponement.Outcome.WALKOVER:
-            results_services.match_forfeit(
-                match=match, absent_side=absent_side, version=match.version, actor=actor
-            )
-            post.outcome = outcome
-        else:
-            # both lose, recorded in tournaments: the match is decided, the round can close
-            results_services.match_double_loss(
-                match=match, version=match.version, actor=actor, managed=True
-            )
-            post.outcome = outcome
+        # a walkover is the tournaments' forfeit; a double loss is recorded in tournaments
+        # (match_double_loss): the match is decided, the round can close
+        post.outcome = calendar_services.deadline_decide(
+            match=match,
+            deadline=post.deadline,
+            outcome=outcome,
+            actor=actor,
+            absent_side=absent_side,
+            today=today,
+            managed=True,
+        )
         post.decided_at = timezone.now()
         post.save(update_fields=["outcome", "decided_at"])
     return post

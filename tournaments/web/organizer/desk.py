@@ -2,8 +2,9 @@
 
 Responsible for: creating a tournament from one of the peña's presets, editing its data and
 rules, the desk page (the tournament's status, its phases and rounds with how many mesas have a
-result, the one step the desk suggests doing now, and the organizers' latest notifications in
-the page's language), and changing its status (open the
+result, the one step the desk suggests doing now, the organizers' latest notifications in the
+page's language, the matches late on the calendar, the prizes and what closing registration
+would do under the bases' field), and changing its status (open the
 registration, start, finish), with links to what the players see (the public page and the
 venue's TV screen) once the tournament is published. A tournament a league or an interpeña runs
 (``managed_by``) says so, links to it instead of suggesting a step, and shows no phase, round
@@ -36,11 +37,14 @@ from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.roles import require_organizer
 from config.errors import error_message
+from tournaments.draw.entries import field_cut, format_for_entries
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.calendar import dates_of_rounds, late_matches
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
+from tournaments.web.bases import award_in_words, format_in_words, prize_in_words
 from tournaments.web.names import is_named, round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import (
@@ -139,6 +143,12 @@ def tournament_edit(request: HttpRequest, tournament_id: int):
                 "is_public": tournament.is_public,
                 "entrant_kind": tournament.entrant_kind,
                 "frances_table_size": tournament.frances_table_size,
+                "points_win": tournament.points_win,
+                "points_loss": tournament.points_loss,
+                "points_walkover_loss": tournament.points_walkover_loss,
+                "min_entries": tournament.min_entries,
+                "field_sizes": ", ".join(str(n) for n in tournament.field_sizes or []),
+                **forms.format_initial(tournament.rules_by_entries or []),
             },
         )
     context = {"club": tournament.club, "tournament": tournament, "form": form, "error": error}
@@ -333,6 +343,33 @@ def _managed(tournament: Tournament) -> dict[str, Any] | None:
     return None
 
 
+def _field_preview(tournament: Tournament) -> dict[str, Any] | None:
+    """What closing registration would do now, under the bases' minimum, field sizes and
+    format by entries (tournaments.draw.entries): a hint, the services decide at the start."""
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return None
+    if not (tournament.min_entries or tournament.field_sizes or tournament.rules_by_entries):
+        return None
+    count = tournament.registered_count
+    cut = field_cut(count, minimum=tournament.min_entries, sizes=tournament.field_sizes or [])
+    if cut.short:
+        text = ngettext(
+            "Para empezar falta %(n)s inscrito (hacen falta %(needed)s).",
+            "Para empezar faltan %(n)s inscritos (hacen falta %(needed)s).",
+            cut.needed - count,
+        ) % {"n": cut.needed - count, "needed": cut.needed}
+    elif cut.dropped:
+        text = ngettext(
+            "Si empieza ahora se juega con %(kept)s: el último inscrito se queda fuera.",
+            "Si empieza ahora se juega con %(kept)s: los %(n)s últimos inscritos se quedan fuera.",
+            cut.dropped,
+        ) % {"kept": cut.kept, "n": cut.dropped}
+    else:
+        text = _("Si empieza ahora se juega con %(kept)s.") % {"kept": cut.kept}
+    rules = format_for_entries(tournament.rules_by_entries or [], cut.kept)
+    return {"text": text, "format": format_in_words(rules) if rules else "", "short": cut.short}
+
+
 #: the newest notifications the desk shows (a round complete, a bracket that cannot advance)
 NOTICES_SHOWN = 5
 
@@ -341,6 +378,12 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     tournament = load(tournament_detail, user=request.user, tournament_id=tournament_id)
     phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
     progress = _round_progress(tournament)
+    dates = dates_of_rounds(
+        tournament=tournament, rounds=[r for p in phases for r in p.visible_rounds]
+    )
+    for phase in phases:
+        for rnd in phase.visible_rounds:
+            rnd.when = dates.get(rnd.pk)  # when it is played (the calendar page changes it)
     for phase in phases:
         for rnd in phase.visible_rounds:
             rnd.progress = progress.get(rnd.pk, {"total": 0, "confirmed": 0, "disputed": 0})
@@ -358,8 +401,17 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         {"kind": n.kind, "text": notification_text(n), "created_at": n.created_at}
         for n in notifications_for_tournament(tournament=tournament)[:NOTICES_SHOWN]
     ]
+    finished = tournament.status == Tournament.Status.FINISHED
+    running = tournament.status == Tournament.Status.RUNNING
     return {
         "tournament": tournament,
+        # matches not played by their day (or their deadline): the organizer decides
+        "late": late_matches(tournament=tournament) if running else [],
+        "field": _field_preview(tournament),
+        "prizes": [
+            {"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []
+        ],
+        "awards": [award_in_words(a) for a in tournament.prize_awards or []] if finished else [],
         "notices": notices,
         "public_urls": public_urls,
         "phases": phases,

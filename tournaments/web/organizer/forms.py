@@ -201,6 +201,35 @@ def _house_rule_fields() -> dict[str, forms.Field]:
     }
 
 
+#: the format by entries on the tournament's form: from ``format_from`` entries up, the
+#: ``format_*`` options; below, the ``below_*`` ones (empty: the tournament's own)
+FORMAT_FIELDS = (
+    "format_from",
+    "format_games_per_vaca",
+    "format_vacas_per_match",
+    "format_stones_per_game",
+    "below_games_per_vaca",
+    "below_vacas_per_match",
+    "below_stones_per_game",
+)
+
+
+def format_initial(rules: list[dict]) -> dict:
+    """The form's initial format-by-entries fields from a tournament's ``rules_by_entries``:
+    the rule from the most entries, and the one from 0 as "with fewer"."""
+    initial: dict = {}
+    if not rules:
+        return initial
+    top = max(rules, key=lambda r: r["from"])
+    if top["from"] > 0:
+        initial["format_from"] = top["from"]
+        initial.update({f"format_{k}": v for k, v in top["rules"].items()})
+    bottom = next((r for r in rules if r["from"] == 0), None)
+    if bottom is not None:
+        initial.update({f"below_{k}": v for k, v in bottom["rules"].items()})
+    return initial
+
+
 class TournamentForm(Form):
     """Name, date, venue, tables and the rule set: a preset by name, and the house rules.
 
@@ -253,8 +282,90 @@ class TournamentForm(Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
+    points_win = _optional_int(
+        _("Puntos por partida ganada"),
+        min_value=0,
+        max_value=99,
+        help_text=_(
+            "Como en las bases, p. ej. 2. Vacío: la clasificación cuenta partidas ganadas."
+        ),
+    )
+    points_loss = _optional_int(_("Puntos por partida perdida"), min_value=0, max_value=99)
+    points_walkover_loss = _optional_int(
+        _("Puntos por partida no presentada"), min_value=0, max_value=99
+    )
+
+    min_entries = _optional_int(
+        _("Mínimo de inscritos"),
+        min_value=2,
+        help_text=_("Con menos, el torneo no empieza. Vacío: sin mínimo."),
+    )
+    field_sizes = forms.CharField(
+        label=_("Cuadros permitidos"),
+        required=False,
+        max_length=80,
+        help_text=_(
+            "P. ej. «12, 16»: con 14 inscritos se juega con 12, y los 2 últimos inscritos se "
+            "quedan fuera al empezar (se les avisa y se les devuelve la inscripción). Vacío: "
+            "cualquier número."
+        ),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    format_from = _optional_int(
+        _("Con al menos estos inscritos"),
+        min_value=2,
+        help_text=_("El formato de partida se elige al empezar, según los inscritos."),
+    )
+    format_games_per_vaca = _optional_int(_("…juegos por vaca"), min_value=1, max_value=9)
+    format_vacas_per_match = _optional_int(_("…vacas por partida"), min_value=1, max_value=9)
+    format_stones_per_game = _optional_int(_("…piedras por juego"), min_value=10, max_value=100)
+    below_games_per_vaca = _optional_int(_("Con menos: juegos por vaca"), min_value=1, max_value=9)
+    below_vacas_per_match = _optional_int(
+        _("Con menos: vacas por partida"), min_value=1, max_value=9
+    )
+    below_stones_per_game = _optional_int(
+        _("Con menos: piedras por juego"), min_value=10, max_value=100
+    )
+
+    def format_fields(self) -> list:
+        """The bound fields of the format by entries, in the order the page shows them."""
+        return [self[name] for name in FORMAT_FIELDS]
+
+    def clean_field_sizes(self) -> list[int]:
+        text = self.cleaned_data.get("field_sizes") or ""
+        parts = [p for p in re.split(r"[\s,;yo/]+", text) if p]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Escribe los cuadros como números: «12, 16»."))
+        return sorted({int(p) for p in parts})
+
+    def _rules_by_entries(self, data: dict) -> None:
+        """The format by entries (FORMAT_FIELDS, popped from ``data``) as ``rules_by_entries``;
+        left out unless the organizer changed it (a format set through the API that the page
+        cannot show stays as it is)."""
+        values = {name: data.pop(name, None) for name in FORMAT_FIELDS}
+        if not set(FORMAT_FIELDS) & set(self.changed_data):
+            return
+        options = ("stones_per_game", "games_per_vaca", "vacas_per_match")
+        above = {o: values[f"format_{o}"] for o in options if values[f"format_{o}"] is not None}
+        below = {o: values[f"below_{o}"] for o in options if values[f"below_{o}"] is not None}
+        start = values["format_from"]
+        if start is None and (above or below):
+            self.add_error("format_from", _("Di con cuántos inscritos cambia el formato."))
+            return
+        if start is not None and not above:
+            self.add_error("format_games_per_vaca", _("Di cómo se juega con esos inscritos o más."))
+            return
+        rules = [{"from": start, "rules": above}] if start is not None else []
+        if below:
+            rules.insert(0, {"from": 0, "rules": below})
+        data["rules_by_entries"] = rules
+
     def clean(self):
         data = super().clean()
+        self._rules_by_entries(data)
+        for name in ("points_loss", "points_walkover_loss"):
+            if data.get(name) is None:
+                data[name] = 0  # left empty: a loss is worth nothing
         rules = self._rules_changed(data)
         # Not sent (an older form, a script): the tournament keeps (or gets) the default.
         for name in ("entrant_kind", "frances_table_size"):
@@ -331,6 +442,96 @@ class TournamentForm(Form):
         if not data.get("preset"):
             data.pop("preset", None)
         return data
+
+
+# --- Prizes -----------------------------------------------------------------------------------
+
+#: what a prize goes to, as the page offers it: (kind, measure) of tournaments.draw.prizes
+PRIZE_WHAT = {
+    "most_won": ("most", "won"),
+    "fewest_won": ("fewest", "won"),
+    "best_stone_difference": ("most", "stone_difference"),
+    "most_points": ("most", "points"),
+    "most_stones_won": ("most", "stones_won"),
+    "group_best": ("group_best", "won"),
+}
+#: a range or a list of phases: "1-2", "1, 3", "2"
+PHASES_RE = re.compile(r"^\s*\d{1,2}(\s*-\s*\d{1,2})?(\s*[,y ]\s*\d{1,2}(\s*-\s*\d{1,2})?)*\s*$")
+
+
+class PrizeForm(Form):
+    """A prize of the bases in the organizer's words; ``prize()`` is its JSON form, which
+    tournaments.draw.prizes checks (through the services) and names when it is wrong."""
+
+    name = forms.CharField(
+        label=_("Nombre del premio"),
+        max_length=80,
+        widget=forms.TextInput(attrs={"placeholder": _("Premio a la peor pareja")}),
+    )
+    what = forms.ChoiceField(
+        label=_("Para"),
+        choices=[
+            ("most_won", _("la que más partidas gane")),
+            ("fewest_won", _("la que menos partidas gane (premio a la peor pareja)")),
+            ("best_stone_difference", _("la mejor diferencia de piedras")),
+            ("most_points", _("la que más puntos sume")),
+            ("most_stones_won", _("la que más piedras gane")),
+            ("group_best", _("la mejor de cada grupo")),
+        ],
+    )
+    phases = forms.CharField(
+        label=_("Fases que cuentan"),
+        required=False,
+        max_length=40,
+        help_text=_("Por su número en el torneo: 1-2, o 1, 3. Vacío: todas."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    tiebreak = forms.ChoiceField(
+        label=_("Si empatan, desempata"),
+        required=False,
+        choices=[
+            ("", _("nada")),
+            ("stone_difference", _("la diferencia de piedras")),
+            ("game_difference", _("la diferencia de juegos")),
+            ("stones_won", _("las piedras ganadas")),
+        ],
+    )
+    ties = forms.ChoiceField(
+        label=_("Si sigue el empate"),
+        choices=[("shared", _("se reparte")), ("lots", _("se sortea"))],
+        initial="shared",
+        widget=forms.RadioSelect,
+    )
+
+    def clean_phases(self) -> list[int]:
+        text = self.cleaned_data.get("phases") or ""
+        if not text.strip():
+            return []
+        if not PHASES_RE.match(text):
+            raise forms.ValidationError(
+                _("Escribe las fases por su número: 1-2, o 1, 3. Vacío: todas.")
+            )
+        phases: set[int] = set()
+        for part in re.split(r"[,y ]+", re.sub(r"\s*-\s*", "-", text).strip()):
+            if "-" in part:
+                low, high = (int(x) for x in part.split("-"))
+                phases.update(range(min(low, high), max(low, high) + 1))
+            elif part:
+                phases.add(int(part))
+        return sorted(phases)
+
+    def prize(self) -> dict:
+        data = self.cleaned_data
+        kind, measure = PRIZE_WHAT[data["what"]]
+        tiebreaks = [data["tiebreak"]] if data.get("tiebreak") and kind != "group_best" else []
+        return {
+            "name": data["name"],
+            "kind": kind,
+            "measure": measure,
+            "phases": data["phases"],
+            "tiebreaks": [t for t in tiebreaks if t != measure],
+            "ties": data["ties"],
+        }
 
 
 # --- Registration -----------------------------------------------------------------------------
@@ -597,6 +798,87 @@ class ForfeitForm(VersionForm):
     absent_side = forms.ChoiceField(
         label=_("¿Qué pareja no se presentó?"), choices=SIDES, widget=forms.RadioSelect
     )
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class ScheduleForm(Form):
+    """When a round or a match is played; empty: its round's date, or the calendar's."""
+
+    scheduled_at = forms.DateTimeField(
+        label=_("Se juega"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=DateTimeInput(),
+        help_text=_("Vacío: la fecha de su ronda o la del calendario."),
+    )
+
+
+class PostponeForm(Form):
+    deadline = forms.DateField(label=_("Fecha límite"), widget=DateInput())
+    reason = forms.CharField(label=_("Motivo"), max_length=200, required=False)
+
+
+class DeadlineDecisionForm(Form):
+    """After a postponed match's deadline: a walkover for one pair, or both lose."""
+
+    outcome = forms.ChoiceField(
+        label=_("Pasada la fecha límite"),
+        choices=[
+            ("walkover_b", _("no se presentó la pareja B: gana la A")),
+            ("walkover_a", _("no se presentó la pareja A: gana la B")),
+            ("double_loss", _("no la jugaron: pierden las dos")),
+        ],
+        widget=forms.RadioSelect,
+    )
+
+    def decision(self) -> dict:
+        outcome = self.cleaned_data["outcome"]
+        if outcome == "double_loss":
+            return {"outcome": "double_loss", "absent_side": ""}
+        return {"outcome": "walkover", "absent_side": outcome[-1]}
+
+
+class CalendarForm(Form):
+    """The evenings of play of the bases: "martes y jueves a las 20:00 desde el 6 de octubre"."""
+
+    first = forms.DateField(label=_("Desde"), widget=DateInput(), required=False)
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("Días"),
+        coerce=int,
+        required=False,
+        choices=[
+            (0, _("lunes")),
+            (1, _("martes")),
+            (2, _("miércoles")),
+            (3, _("jueves")),
+            (4, _("viernes")),
+            (5, _("sábado")),
+            (6, _("domingo")),
+        ],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    time = forms.TimeField(
+        label=_("Hora"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+
+    def calendar(self) -> dict:
+        """The pattern as the services take it; {} when the form is emptied."""
+        data = self.cleaned_data
+        if not data.get("first") and not data.get("weekdays") and not data.get("time"):
+            return {}
+        return {
+            "first": data["first"].isoformat() if data.get("first") else "",
+            "weekdays": data.get("weekdays") or [],
+            "time": data["time"].strftime("%H:%M") if data.get("time") else "",
+        }
 
 
 class LatePenaltyForm(VersionForm):

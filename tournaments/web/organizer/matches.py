@@ -1,12 +1,15 @@
 """One partida at the desk: its page, disputes, corrections, no-shows and lateness.
 
 Responsible for: the partida's page (the official result, each pair's version when they
-disagree, the late penalties, the audit trail) and its writes: the organizer's result, confirming
-a pair's version, resolving a dispute by choosing a version or writing the official result,
-correcting a confirmed result (its field starts with the stored result, a juego won by an
-órdago marked as such), a no-show (forfeit) and lateness. Every write sends the version
-the page showed and an idempotency key, so a double tap or a stale page records nothing twice;
-a failed write shows the page again with the current state and what was typed.
+disagree, the late penalties, when it is played and its deadline if postponed, the audit
+trail) and its writes: the organizer's result, confirming a pair's version, resolving a
+dispute by choosing a version or writing the official result, correcting a confirmed result
+(its field starts with the stored result, a juego won by an órdago marked as such), a no-show
+(forfeit), lateness, and its calendar: its own date (moved by agreement), postponing it to a
+deadline, and after the deadline a walkover or a double loss (tournaments.services.calendar).
+Every write of the result sends the version the page showed and an idempotency key, so a
+double tap or a stale page records nothing twice; a failed write shows the page again with the
+current state and what was typed.
 
 Must not: decide whether a result ends the partida or who wins (scoring/ does), or whether a
 write is allowed (tournaments.services.results does); write rows itself.
@@ -24,6 +27,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -31,6 +35,8 @@ from django.views.decorators.http import require_POST
 from config.errors import error_message
 from tournaments.models import Match, Tournament
 from tournaments.selectors import results as result_selectors
+from tournaments.selectors.calendar import match_when
+from tournaments.services import calendar as calendar_services
 from tournaments.services import results as result_services
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, VIA, device_of, match_for, status_of
@@ -43,6 +49,10 @@ MATCH_FORMS = {
     "correct": forms.GamesForm,
     "forfeit": forms.ForfeitForm,
     "late": forms.LatePenaltyForm,
+    # the calendar: its date (moved by agreement), postponed to a deadline, decided after it
+    "schedule": forms.ScheduleForm,
+    "postpone": forms.PostponeForm,
+    "decide": forms.DeadlineDecisionForm,
 }
 
 
@@ -76,6 +86,11 @@ def match_detail(
         # lost are not typed: the services add them again)
         page_forms["correct"] = forms.GamesForm(
             initial={**initial, "games": _typed_games(match)}, prefix="correct"
+        )
+    when = match_when(match=match)
+    if match.scheduled_at:
+        page_forms["schedule"] = forms.ScheduleForm(
+            initial={"scheduled_at": timezone.localtime(match.scheduled_at)}, prefix="schedule"
         )
     if bound is not None:
         name, data = bound
@@ -118,6 +133,8 @@ def match_detail(
         ],
         "audit": audit_rows(match),
         "forms": page_forms,
+        "when": when,
+        "deadline_over": when.deadline is not None and when.deadline < timezone.localdate(),
         "choose_key": forms.new_key(),
         "open": bound[0] if bound else "",
         "error": error,
@@ -247,4 +264,34 @@ match_late = _match_action(
         **_common(form, request),
     ),
     gettext_lazy("Retraso apuntado."),
+)
+
+
+def _calendar(form, request: HttpRequest) -> dict[str, Any]:
+    return {"actor": request.user, "via": VIA, "device": device_of(request)}
+
+
+match_schedule = _match_action(
+    "schedule",
+    lambda match, form, request: calendar_services.match_schedule(
+        match=match, scheduled_at=form.cleaned_data["scheduled_at"], **_calendar(form, request)
+    ),
+    gettext_lazy("Fecha de la partida guardada."),
+)
+match_postpone = _match_action(
+    "postpone",
+    lambda match, form, request: calendar_services.match_postpone(
+        match=match,
+        deadline=form.cleaned_data["deadline"],
+        reason=form.cleaned_data["reason"],
+        **_calendar(form, request),
+    ),
+    gettext_lazy("Partida aplazada."),
+)
+match_deadline_decide = _match_action(
+    "decide",
+    lambda match, form, request: calendar_services.match_deadline_decide(
+        match=match, **form.decision(), **_calendar(form, request)
+    ),
+    gettext_lazy("Decidido lo de la partida aplazada."),
 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournaments.web.organizer import (
+    calendar,
     desk,
     entries,
     home,
@@ -22,6 +23,7 @@ from tournaments.web.organizer import (
     phases,
     players,
     printing,
+    prizes,
     rounds,
     webhooks,
 )
@@ -78,6 +80,10 @@ urlpatterns = [
         J + "ausente", entries.individual_check_in_undo, name="organizer-individual-check-in-undo"
     ),
     path(J + "retirar", entries.individual_withdraw, name="organizer-individual-withdraw"),
+    path(T + "premios", prizes.prizes, name="organizer-prizes"),
+    path(T + "calendario", calendar.calendar, name="organizer-calendar"),
+    path(R + "fecha", calendar.round_schedule, name="organizer-round-schedule"),
+    path(T + "premios/<int:index>/quitar", prizes.prize_delete, name="organizer-prize-delete"),
     path(T + "fases/nueva", phases.phase_create, name="organizer-phase-create"),
     path(F + "sortear", phases.round_generate, name="organizer-round-generate"),
     path(F + "terminar", phases.phase_finish, name="organizer-phase-finish"),
@@ -104,4 +110,7 @@ urlpatterns = [
     path(M + "corregir", matches.match_correct, name="organizer-match-correct"),
     path(M + "no-presentada", matches.match_forfeit, name="organizer-match-forfeit"),
     path(M + "retraso", matches.match_late, name="organizer-match-late"),
+    path(M + "fecha", matches.match_schedule, name="organizer-match-schedule"),
+    path(M + "aplazar", matches.match_postpone, name="organizer-match-postpone"),
+    path(M + "decidir", matches.match_deadline_decide, name="organizer-match-decide"),
 ]

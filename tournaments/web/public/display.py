@@ -25,11 +25,14 @@ from django.db.models import Q
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, Match, Phase, Round, Tournament
+from tournaments.selectors.calendar import dates_of_rounds
 from tournaments.selectors.registration import entry_team_players
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
@@ -38,6 +41,12 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.standings import standings_cached, standings_for_phase, tiebreak_order
 from tournaments.selectors.tournaments import tournament_list
+from tournaments.web.bases import (
+    award_in_words,
+    field_in_words,
+    points_in_words,
+    prize_in_words,
+)
 
 STATE_TEXT = {
     Match.Status.PENDING: gettext_lazy("por jugar"),
@@ -49,6 +58,7 @@ STATE_TEXT = {
 
 
 TIEBREAK_NAME = {
+    "points": gettext_lazy("puntos"),
     "matches_won": gettext_lazy("partidas ganadas"),
     "head_to_head": gettext_lazy("enfrentamiento directo"),
     "game_difference": gettext_lazy("diferencia de juegos"),
@@ -62,6 +72,7 @@ TIEBREAK_NAME = {
 
 #: why a row is below the one above it (the row's ``separated_by``)
 TIEBREAK_WHY = {
+    "points": gettext_lazy("por puntos"),
     "matches_won": gettext_lazy("por partidas ganadas"),
     "head_to_head": gettext_lazy("por el enfrentamiento directo"),
     "game_difference": gettext_lazy("por diferencia de juegos"),
@@ -144,6 +155,8 @@ class TableView:
     opponent: PairView | None = None
     #: the match's id: the page marks it ``partida-<id>`` (the ratings pages link to it)
     match_id: int | None = None
+    #: its own date (moved by its pairs) or its deadline once postponed, in words; ""
+    when: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,7 +180,8 @@ class StandingLine:
     buchholz: int
     why: str
     lives: int | None
-    #: players alone: juegos won (individual) or placing points (Mus francés)
+    #: players alone: juegos won (individual) or placing points (Mus francés); pairs: the
+    #: points of the tournament's points table
     points: int | None = None
 
 
@@ -196,14 +210,19 @@ class StandingsView:
     lives: bool
     #: the standings of players alone (individual, Mus francés): a player a row, with points
     alone: bool = False
+    #: what the points column means (the tournament's points table, in words); "" without it
+    points_meaning: str = ""
 
     def _columns(self, compact: bool) -> list[tuple[str, str]]:
-        keys = (["points"] if self.alone else []) + ["played", "won", "games"]
+        keys = (["points"] if self.points_meaning else []) + ["played", "won", "games"]
         if not compact:
             keys += ["stones"] + (["buchholz"] if self.swiss else [])
         if self.lives:
             keys.append("lives")
-        return [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+        columns = [tuple(str(text) for text in STANDINGS_COLUMNS[key]) for key in keys]
+        if self.points_meaning:
+            columns[0] = (columns[0][0], self.points_meaning)
+        return columns
 
     @property
     def columns(self) -> list[tuple[str, str]]:
@@ -227,6 +246,10 @@ class Context:
     rules: list[str]
     phase_rules: list[str]
     urls: dict[str, str] = field(default_factory=dict)
+    #: the prizes the bases declare, in words (tournaments.web.bases)
+    prizes: list[dict[str, str]] = field(default_factory=list)
+    #: the prizes awarded, once the tournament finished
+    awards: list[dict] = field(default_factory=list)
 
     @property
     def has_bracket(self) -> bool:
@@ -300,6 +323,12 @@ def table_view(tournament: Tournament, match: Match, phase: Phase) -> TableView:
         state, text = match.status, str(STATE_TEXT.get(match.status, match.status))
         if decided:
             score_a, score_b, unit = _score(match)
+    when = ""
+    if match.status != Match.Status.CONFIRMED and match.deadline is not None:
+        when = _("aplazada: hasta el %(day)s") % {"day": date_format(match.deadline, "j M")}
+    elif match.status != Match.Status.CONFIRMED and match.scheduled_at is not None:
+        at = timezone.localtime(match.scheduled_at)
+        when = _("se juega el %(day)s") % {"day": date_format(at, "D j M, H:i")}
     return TableView(
         table=match.table_number,
         group=match.group.name if match.group_id else "",
@@ -313,6 +342,7 @@ def table_view(tournament: Tournament, match: Match, phase: Phase) -> TableView:
         score_unit=unit,
         in_vacas=bool(score_a) and match.vacas_a + match.vacas_b > 1,
         match_id=match.pk,
+        when=when,
     )
 
 
@@ -359,6 +389,7 @@ def standings_view(
     )
     if alone:
         swiss = False  # no Buchholz: a player's opponents change every round
+    meaning = str(STANDINGS_COLUMNS["points"][1]) if alone else points_in_words(tournament)
     views = []
     for group in groups:
         lines = []
@@ -403,8 +434,18 @@ def standings_view(
                 )
             )
         title = _("Grupo %(name)s") % {"name": group["group"]} if group["group"] else phase.name
+        scored = alone or any("points" in row for row in group["rows"])
         views.append(
-            StandingsView(title, phase, group["computed_at"], lines, swiss, lives, alone=alone)
+            StandingsView(
+                title,
+                phase,
+                group["computed_at"],
+                lines,
+                swiss,
+                lives,
+                alone=alone,
+                points_meaning=meaning if scored else "",
+            )
         )
     return views
 
@@ -443,6 +484,11 @@ def rules_in_words_of(tournament: Tournament) -> list[str]:
         ngettext("envite mínimo de %(n)s piedra", "envite mínimo de %(n)s piedras", envite)
         % {"n": envite}
     )
+    points = points_in_words(tournament)
+    if points:
+        words.append(_("clasificación por puntos: %(points)s") % {"points": points})
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        words += field_in_words(tournament)  # what the close of registration will apply
     return words
 
 
@@ -479,6 +525,13 @@ def page_context(tournament: Tournament) -> Context:
     phases = phases_for_tournament(tournament=tournament, user=None)
     for phase in phases:
         phase.tournament = tournament  # same row; keeps the rules read from one object
+    # when each round is played: its own date or the calendar's evening (no query)
+    dates = dates_of_rounds(
+        tournament=tournament, rounds=[r for p in phases for r in p.visible_rounds]
+    )
+    for phase in phases:
+        for rnd in phase.visible_rounds:
+            rnd.when = dates.get(rnd.id)
     current_phase, current_round = current_phase_and_round(phases)
     args = [tournament.club.slug, tournament.slug]
     names = {
@@ -498,4 +551,8 @@ def page_context(tournament: Tournament) -> Context:
         rules=rules_in_words_of(tournament),
         phase_rules=phase_rules_in_words(tournament, phases),
         urls=urls,
+        prizes=[{"name": p["name"], "words": prize_in_words(p)} for p in tournament.prizes or []],
+        awards=[award_in_words(a) for a in tournament.prize_awards or []]
+        if tournament.status == Tournament.Status.FINISHED
+        else [],
     )

@@ -205,6 +205,7 @@ def round_page(
         raise Http404(_("Esta ronda no es de este torneo."))
     ctx = page_context(tournament)
     phase = next((p for p in ctx.phases if p.id == rnd.phase_id), rnd.phase)
+    rnd.when = next((r.when for _p, r in ctx.rounds if r.id == rnd.id), rnd.scheduled_at)
     return render(
         request,
         "public/round.html",
@@ -246,6 +247,8 @@ def pairs_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     entries = entry_list(tournament=tournament)
     playing = [pair_view(tournament, e) for e in entries if e.status != Entry.Status.WAITING]
     withdrawn = {e.id for e in entries if e.status == Entry.Status.WITHDRAWN}
+    # left out when registration closed (the bases' field sizes): not "withdrawn" by choice
+    dropped = {e.id for e in entries if e.dropped_at is not None}
     waiting = sum(1 for e in entries if e.status == Entry.Status.WAITING)
     return render(
         request,
@@ -256,6 +259,7 @@ def pairs_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
             "tab": "pairs",
             "pairs": playing,
             "withdrawn": withdrawn,
+            "dropped": dropped,
             "waiting": waiting,
         },
     )
