@@ -288,6 +288,8 @@ class Webhook(models.Model):
         RESULT_CONFIRMED = "result.confirmed", _("resultado confirmado")
         ROUND_PUBLISHED = "round.published", _("ronda publicada")
         TOURNAMENT_FINISHED = "tournament.finished", _("torneo terminado")
+        #: a championship's tournament sent (or corrected) its qualified pairs
+        CHAMPIONSHIP_QUALIFIED = "championship.qualified", _("clasificados de un campeonato")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)

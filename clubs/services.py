@@ -842,6 +842,13 @@ class Roster:
             key = (pair.club_id, frozenset((pair.player_one_id, pair.player_two_id)))
             self._pairs.setdefault(key, pair)
 
+    def pairs_known(self, pairs: list[Pair]) -> None:
+        """Take these pairs (rows already read) as the pairs of their two players and peña, so
+        that ``pair`` finds each of them rather than the oldest of its kind or a new one."""
+        for pair in pairs:
+            key = (pair.club_id, frozenset((pair.player_one_id, pair.player_two_id)))
+            self._pairs[key] = pair
+
     def pair(self, one: Player, two: Player, *, club: Club | None, name: str = "") -> RosterPair:
         """The pair of ``one`` and ``two`` representing ``club``, its name set to ``name`` when
         one is given; ``pairs_load`` has read the existing pairs of these two."""

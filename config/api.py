@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from config.errors import Invalid
 from config.inputs import Input
 from config.views import api_not_found
+from seasons.championships import api as championships_api
 from seasons.circuits import api as circuits_api
 from seasons.interpenas import api as interpenas_api
 from seasons.leagues import api as leagues_api
@@ -166,6 +167,10 @@ urlpatterns = [
     ),
     path("", include((circuits_api.urlpatterns, "circuits"), namespace="circuits")),
     path("", include((interpenas_api.urlpatterns, "interpenas"), namespace="interpenas")),
+    path(
+        "",
+        include((championships_api.urlpatterns, "championships"), namespace="championships"),
+    ),
     # last: any other address under /api/v1/ is the API's JSON 404, with DEBUG on as well
     re_path(r"", api_not_found),
 ]

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "seasons.leagues",  # before circuits and interpeñas: the archive's sections keep their order
     "seasons.circuits",
     "seasons.interpenas",
+    "seasons.championships",  # after the other sections of the archive: it comes last
     "seasons",  # the demo, which loads every floor
 ]
 
@@ -362,6 +363,11 @@ SPECTACULAR_SETTINGS = {
         # a league and a circuit each have their own tiebreaks: two enums, two names
         "LeagueTiebreakEnum": "seasons.leagues.table.TIEBREAKS",
         "CircuitTiebreakEnum": "seasons.circuits.ranking.TIEBREAKS",
+        # a tournament's status, read by its own API and by a championship's
+        "TournamentOutputStatusEnum": "tournaments.models.Tournament.Status",
+        # a championship's stage has a kind and a quota of its own
+        "ChampionshipStageKindEnum": "seasons.championships.models.Stage.Kind",
+        "ChampionshipQuotaRuleEnum": "seasons.championships.models.Stage.Quota",
     },
     # Every operation documents its error responses and the one error body (config/openapi.py).
     "POSTPROCESSING_HOOKS": [
@@ -415,6 +421,7 @@ CELERY_BEAT_SCHEDULE = {
     # each floor above tournaments repairs its own follow-ups (they are queued by name)
     "ratings": {"task": "ratings.reconcile", "schedule": float(RECONCILE_SECONDS)},
     "circuits": {"task": "circuits.reconcile", "schedule": float(RECONCILE_SECONDS)},
+    "championships": {"task": "championships.reconcile", "schedule": float(RECONCILE_SECONDS)},
 }
 
 # --- Benchmarks -----------------------------------------------------------------------------

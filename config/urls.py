@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health
+from seasons.championships import web as championships_web
 from seasons.circuits import web as circuits_web
 from seasons.interpenas import web as interpenas_web
 from seasons.leagues import web as leagues_web
@@ -41,6 +42,10 @@ urlpatterns = [
     ),
     path("", include((circuits_web.urlpatterns, "circuits"), namespace="circuits")),
     path("", include((interpenas_web.urlpatterns, "interpenas"), namespace="interpenas")),
+    path(
+        "",
+        include((championships_web.urlpatterns, "championships"), namespace="championships"),
+    ),
 ]
 
 if settings.BENCHMARK_VIEWS:  # benchmarks/load.py's floor: off by default, never in production

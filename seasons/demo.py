@@ -12,14 +12,17 @@ one random generator, so that the demo is the same on every machine:
    tournaments played and ranked;
 5. seasons/interpenas/demo.py: an interpeña between the two peñas, half played;
 6. seasons/leagues/teams/demo.py: a league of peñas of four peñas;
-7. after the commit (``demo_finish``), what the tasks would do: the standings, the circuit's
+7. seasons/championships/demo.py: a championship with qualifiers in three peñas (a third peña
+   joins), quotas and eligibility rules, and its final played to its champion;
+8. after the commit (``demo_finish``), what the tasks would do: the standings, the circuit's
    ranking, and the players' ratings (seasons/ratings).
 
 ``demo_delete`` deletes it all again, from the top floor down.
 
 Must not: load anything itself (each floor's module does, through its services).
 
-Terms: peña, torneo, liga, circuito, interpeñas, liga de peñas, valoración (rating).
+Terms: peña, torneo, liga, circuito, interpeñas, liga de peñas, campeonato, valoración
+(rating).
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ from dataclasses import dataclass
 
 from clubs.demo import club_demo_delete, club_demo_load, demo_organizer, demo_organizer_delete
 from clubs.models import Club, Pair
+from seasons.championships.demo import (
+    ChampionshipDemo,
+    championship_demo_delete,
+    championship_demo_load,
+)
 from seasons.circuits.demo import (
     SECOND_SLUG,
     CircuitDemo,
@@ -61,6 +69,7 @@ class Loaded:
     tournament: TournamentDemo
     league: League
     circuits: CircuitDemo
+    championship: ChampionshipDemo
 
 
 def demo_load(*, log=print) -> Loaded:
@@ -89,7 +98,15 @@ def demo_load(*, log=print) -> Loaded:
         second_pairs=list(Pair.objects.filter(club=circuits.second).order_by("pk")),
         log=log,
     )
-    return Loaded(club, tournament, league, circuits)
+    championship = championship_demo_load(
+        user=user,
+        club=club,
+        pairs=pairs,
+        second=circuits.second,
+        second_pairs=circuits.second_pairs,
+        log=log,
+    )
+    return Loaded(club, tournament, league, circuits, championship)
 
 
 def demo_finish(loaded: Loaded) -> int:
@@ -109,6 +126,7 @@ def demo_delete(club: Club) -> None:
     league_demo_delete(club)
     team_demo_delete()  # the league of peñas: it holds interpeñas and two more peñas
     interpena_demo_delete(SECOND_SLUG)
+    championship_demo_delete()  # its qualifiers hold pairs of the circuit's second peña
     circuit_demo_delete()  # the circuit, its stops and the second peña
     tournaments_demo_delete(Tournament.objects.filter(club=club).values_list("pk", flat=True))
     club_demo_delete(club)

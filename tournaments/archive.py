@@ -21,7 +21,7 @@ The archive (version 5)::
      "hands": [...], "substitutions": [...], "late_penalties": [...]}],
      "frances_tables": [{…, "seats": [...], "frances_submissions": [...]}]}]}],
      "audit": [...]}], "leagues": [...], "circuits": [...], "interpenas": [...],
-     "team_leagues": [...], "checksum": "sha256:…"}
+     "team_leagues": [...], "championships": [...], "checksum": "sha256:…"}
 
 Versions. Every field of a version is required: a record without one is damaged.
 
@@ -44,6 +44,8 @@ Versions. Every field of a version is required: a record without one is damaged.
   registration closed, and refunded); a round's and a match's ``scheduled_at``, and a postponed
   match's ``deadline`` and ``postponed_reason``. The prizes awarded are not carried: the import
   awards them again from the standings (services/prizes.py), like every derived figure.
+  It adds the section ``championships`` too, the championships the peña runs or is a
+  centre of (seasons/championships/archive.py).
 
 An older archive opens as the current version with the values each later version added
 (ADDED_IN: for version 1 pairs, no house rules, nobody alone; for version 2 Spanish e-mails;

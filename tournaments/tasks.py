@@ -112,6 +112,7 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["ratings.match_sync"].delay(match_id=match_id)  # ratings
     _circuits_changed(phase.tournament)
+    _championships_changed(phase.tournament)
     webhooks_result_confirmed(match_id, club_id=phase.tournament.club_id)
 
 
@@ -143,6 +144,23 @@ def _circuits_changed(tournament: Tournament) -> bool:
         return False
     circuits = result_confirmed.app.tasks["circuits.tournament_changed"]
     circuits.delay(tournament_id=tournament.pk)
+    return True
+
+
+def _championships_changed(tournament: Tournament) -> bool:
+    """Queue ``championships.tournament_changed`` only when a result can move who qualified: a
+    championship's stage flows its qualified pairs on when its tournament is finished, so only
+    a correction of a *finished* tournament that is a championship's stage (reverse relation
+    ``championship_stops``; seasons.championships sits above this app) is sent; the
+    tournament's end queues its own (services.tournaments). A running tournament's results
+    cost no query and queue nothing."""
+    if (
+        tournament.status != Tournament.Status.FINISHED
+        or not tournament.championship_stops.exists()
+    ):
+        return False
+    championships = result_confirmed.app.tasks["championships.tournament_changed"]
+    championships.delay(tournament_id=tournament.pk)
     return True
 
 

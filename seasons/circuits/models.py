@@ -1,6 +1,7 @@
 """Circuits, their tournaments and stored ranking.
 
-Responsible for: the rows and the constraints that hold whatever code writes them (a
+Responsible for: the rows (a circuit is a competition of several peñas, seasons.competitions)
+and the constraints that hold whatever code writes them (a
 tournament once per circuit, a player once in a circuit's ranking). The ranking is computed by
 the pure core (seasons.circuits.ranking) and stored here by seasons.circuits.services; pages only
 read it.
@@ -13,11 +14,11 @@ earns), desempate (tiebreak).
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Player
+from clubs.models import Player
+from seasons.competitions.models import Competition
 from tournaments.models import Tournament
 
 
@@ -29,13 +30,10 @@ def default_tiebreaks() -> list[str]:
     return ["best_place", "counted_results", "played"]
 
 
-class Circuit(models.Model):
-    """Tournaments of one or several peñas ranked together (a region's summer circuit)."""
+class Circuit(Competition):
+    """Tournaments of one or several peñas ranked together (a region's summer circuit). Its
+    name, peñas, organizers and visibility are every competition's (seasons.competitions)."""
 
-    name = models.CharField(_("nombre"), max_length=160)
-    slug = models.SlugField(max_length=80, unique=True)
-    region = models.CharField(_("región"), max_length=120, blank=True)
-    season = models.CharField(_("temporada"), max_length=40, blank=True)
     #: points of the 1st, 2nd, … final place; a place beyond the table earns participation
     points_table = models.JSONField(default=default_points_table)
     participation_points = models.PositiveSmallIntegerField(default=5)
@@ -43,30 +41,12 @@ class Circuit(models.Model):
     best_results = models.PositiveSmallIntegerField(null=True, blank=True)
     #: names of seasons.circuits.ranking.Tiebreak, in order
     tiebreaks = models.JSONField(default=default_tiebreaks)
-    #: a private circuit exists only for the organizers and members of its peñas and the
-    #: organizers it names (its pages and API answer 404 to everybody else; lists hide it)
-    is_public = models.BooleanField(_("público"), default=True)
-    clubs = models.ManyToManyField(Club, related_name="circuits")
-    #: organizers named besides those of its peñas
-    organizers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="circuits_organized", blank=True
-    )
     ranking_computed_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    #: who created it as an archive named them (an imported row); blank otherwise
-    created_by_name = models.CharField(max_length=150, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("circuito")
         verbose_name_plural = _("circuitos")
         ordering = ["-created_at", "name"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class CircuitTournament(models.Model):

@@ -2,12 +2,8 @@
 
 Responsible for:
 
-- ``final_places``: a tournament's final place of each pair from its phases' standings. The
-  last phase places its pairs first, in its standings' order; then each earlier phase places
-  the pairs it has that a later one did not (those who did not go on), after all of those. In
-  a phase of several liguilla groups, the pairs of the same rank in different groups share a
-  place (every group's third is placed alike), as do pairs of equal rank in one table (an
-  elimination's pairs who went out in the same round).
+- ``final_places``: a tournament's final place of each pair from its phases' standings, shared
+  with the championships (seasons.competitions.places, where its rules are written);
 - ``place_points``: the points of a place: the circuit's table (1st, 2nd, …); a place beyond
   the table earns the participation points. Pairs sharing a place all earn that place's
   points (not the average of the places they share: the table's numbers stay the ones shown).
@@ -27,6 +23,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from seasons.competitions.places import PhaseTable, final_places
+
+__all__ = [
+    "TIEBREAKS",
+    "PhaseTable",
+    "PlayerResult",
+    "RankingRow",
+    "Tiebreak",
+    "TournamentResult",
+    "circuit_ranking",
+    "final_places",
+    "place_points",
+]
 
 
 class Tiebreak(StrEnum):
@@ -49,13 +59,6 @@ class Tiebreak(StrEnum):
 
 #: the tiebreaks' names, as the API takes them
 TIEBREAKS = tuple(t.value for t in Tiebreak)
-
-
-@dataclass(frozen=True)
-class PhaseTable:
-    """One table of standings: (rank, pair id) rows; a phase has one, or one per group."""
-
-    rows: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -89,35 +92,6 @@ class RankingRow:
     @property
     def played(self) -> int:
         return len(self.results)
-
-
-def final_places(phases: Sequence[Sequence[PhaseTable]]) -> dict[int, int]:
-    """pair id → final place, from the phases in their order (see the module docstring)."""
-    placed: dict[int, int] = {}
-    next_place = 1
-    for tables in reversed(phases):
-        best: dict[int, int] = {}
-        for table in tables:
-            for rank, pair in table.rows:
-                if pair not in placed:
-                    best[pair] = min(rank, best.get(pair, rank))
-        ranks = sorted(best.values())
-        for pair, rank in best.items():
-            # standard competition places among the pairs this phase places: 1, 2, 2, 4
-            placed[pair] = next_place + _count_below(ranks, rank)
-        next_place += len(best)
-    return placed
-
-
-def _count_below(ranks: list[int], rank: int) -> int:
-    low, high = 0, len(ranks)
-    while low < high:
-        mid = (low + high) // 2
-        if ranks[mid] < rank:
-            low = mid + 1
-        else:
-            high = mid
-    return low
 
 
 def place_points(place: int, table: Sequence[int], participation: int) -> int:

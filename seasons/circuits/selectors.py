@@ -1,11 +1,12 @@
 """Reads of circuits, and who may manage them.
 
-Responsible for: finding a circuit from a URL (NotFound otherwise; a private circuit does not
-exist outside its peñas' organizers and members and its named organizers), the circuits a user
-may list, who manages a circuit (an organizer of any of its peñas, or one it names; clubs.roles
-decides who organizes a peña); a page of a circuit's stored ranking; the inputs of the ranking
-(``circuit_ranking_inputs``: the finished tournaments' standings snapshots, read in a fixed
-number of queries).
+Responsible for (a circuit is a competition of several peñas: seasons.competitions.selectors
+answers the first four, in a circuit's words, ``CIRCUIT``): finding a circuit from a URL
+(NotFound otherwise; a private circuit does not exist outside its peñas' organizers and members
+and its named organizers), the circuits a user may list, who manages a circuit (an organizer of
+any of its peñas, or one it names; clubs.roles decides who organizes a peña); a page of a
+circuit's stored ranking; the inputs of the ranking (``circuit_ranking_inputs``: the finished
+tournaments' standings snapshots, read in a fixed number of queries).
 
 Must not: write, or compute a tournament's standings (it reads the stored snapshots).
 
@@ -21,108 +22,118 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from clubs.roles import clubs_organized_by
-from config.errors import Forbidden, Invalid, NotFound
+from config.errors import Conflict, Forbidden, Invalid, NotFound
 from seasons.circuits.models import Circuit, CircuitRankingRow
-from seasons.circuits.ranking import PhaseTable, TournamentResult, final_places
-from tournaments.models import Entry, Phase, StandingsSnapshot, Tournament
-
-User = AbstractBaseUser | AnonymousUser | None
+from seasons.circuits.ranking import TournamentResult, final_places
+from seasons.competitions import selectors as competitions
+from seasons.competitions.selectors import CompetitionErrors, CompetitionKind, User
+from tournaments.models import Entry, Tournament
 
 RANKING_PAGE_SIZE = 100
+
+
+class CircuitErrors(CompetitionErrors):
+    """A circuit's words for what every competition may refuse."""
+
+    def not_found(self, slug: str) -> NotFound:
+        return NotFound("There is no circuit '{slug}'.", code="circuit_not_found", slug=slug)
+
+    def not_found_id(self, competition_id: int) -> NotFound:
+        return NotFound(
+            "There is no circuit {circuit_id}.",
+            code="circuit_id_not_found",
+            circuit_id=competition_id,
+        )
+
+    def not_manager(self, competition) -> Forbidden:
+        return Forbidden(
+            "Only the organizers of the circuit {circuit} can change it.",
+            code="not_circuit_organizer",
+            circuit=competition.name,
+        )
+
+    def gone(self) -> NotFound:
+        return NotFound("This circuit no longer exists.", code="circuit_gone")
+
+    def name_required(self) -> Invalid:
+        return Invalid("Give the circuit a name.", code="circuit_name_required")
+
+    def name_long(self) -> Invalid:
+        return Invalid(
+            "The circuit's name is too long: at most 160 characters.", code="circuit_name_long"
+        )
+
+    def text_long(self, field: str) -> Invalid:
+        return Invalid(
+            "'{field}' is too long: at most 120 characters.", code="circuit_text_long", field=field
+        )
+
+    def public_flag(self) -> Invalid:
+        return Invalid(
+            "Whether the circuit is public is true or false.", code="circuit_public_flag"
+        )
+
+    def slug_required(self) -> Invalid:
+        return Invalid(
+            "Give the circuit a short name of letters and digits.", code="circuit_slug_required"
+        )
+
+    def slug_taken(self, slug: str) -> Conflict:
+        return Conflict(
+            "There is already a circuit '{slug}'; choose another short name.",
+            code="circuit_slug_taken",
+            slug=slug,
+        )
+
+    def user_unknown(self, username: str) -> NotFound:
+        return NotFound(
+            "There is no user '{username}'.", code="circuit_user_unknown", username=username
+        )
+
+
+#: a circuit as the shared reads and writes of competitions see it
+CIRCUIT = CompetitionKind(
+    model=Circuit, stops="circuit_stops", stop_field="circuit", errors=CircuitErrors()
+)
 
 
 def circuit_can_see(*, user: User, circuit: Circuit) -> bool:
     """A public circuit is for everybody; a private one for the organizers and members of its
     peñas (any role) and the organizers it names."""
-    if circuit.is_public:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser or circuit.organizers.filter(pk=user.pk).exists():
-        return True
-    return circuit.clubs.filter(memberships__user=user).exists()
+    return competitions.competition_can_see(CIRCUIT, user=user, competition=circuit)
 
 
 def circuit_list(*, user: User) -> QuerySet[Circuit]:
     """The circuits ``user`` may see: the public ones, and the private ones of their peñas."""
-    qs = Circuit.objects.order_by("-created_at", "name")
-    if user is not None and user.is_authenticated and user.is_superuser:
-        return qs
-    if user is None or not user.is_authenticated:
-        return qs.filter(is_public=True)
-    theirs = Circuit.objects.filter(Q(clubs__memberships__user=user) | Q(organizers=user)).values(
-        "pk"
-    )
-    return qs.filter(Q(is_public=True) | Q(pk__in=theirs))
-
-
-def _circuit_visible(circuit: Circuit | None, user: User) -> Circuit | None:
-    if circuit is None or not circuit_can_see(user=user, circuit=circuit):
-        return None
-    return circuit
+    return competitions.competition_list(CIRCUIT, user=user)
 
 
 def circuit_get(*, slug: str, user: User) -> Circuit:
     """The circuit from a URL; a private one does not exist for who may not see it."""
-    circuit = _circuit_visible(Circuit.objects.filter(slug=slug).first(), user)
-    if circuit is None:
-        raise NotFound(
-            "There is no circuit '{slug}'.", code="circuit_not_found", slug=str(slug)[:80]
-        )
-    return circuit
+    return competitions.competition_get(CIRCUIT, slug=slug, user=user)
 
 
 def circuit_get_by_id(*, circuit_id: int, user: User) -> Circuit:
-    circuit = _circuit_visible(Circuit.objects.filter(pk=circuit_id).first(), user)
-    if circuit is None:
-        raise NotFound(
-            "There is no circuit {circuit_id}.", code="circuit_id_not_found", circuit_id=circuit_id
-        )
-    return circuit
+    return competitions.competition_get_by_id(CIRCUIT, competition_id=circuit_id, user=user)
 
 
 def circuit_can_manage(*, user: User, circuit: Circuit) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser or circuit.organizers.filter(pk=user.pk).exists():
-        return True
-    return circuit.clubs.filter(pk__in=clubs_organized_by(user).values("pk")).exists()
+    return competitions.competition_can_manage(CIRCUIT, user=user, competition=circuit)
 
 
 def circuit_require_manager(*, user: User, circuit: Circuit) -> None:
-    if not circuit_can_manage(user=user, circuit=circuit):
-        raise Forbidden(
-            "Only the organizers of the circuit {circuit} can change it.",
-            code="not_circuit_organizer",
-            circuit=circuit.name,
-        )
+    competitions.competition_require_manager(CIRCUIT, user=user, competition=circuit)
 
 
 def circuits_managed_by(*, user: User) -> QuerySet[Circuit]:
-    if user is None or not user.is_authenticated:
-        return Circuit.objects.none()
-    if user.is_superuser:
-        return circuit_list(user=user)
-    clubs = clubs_organized_by(user).values("pk")
-    ids = (
-        Circuit.objects.filter(clubs__in=clubs)
-        .values("pk")
-        .union(Circuit.objects.filter(organizers=user).values("pk"))
-    )
-    return circuit_list(user=user).filter(pk__in=[row["pk"] for row in ids])
+    return competitions.competitions_managed_by(CIRCUIT, user=user)
 
 
 def circuit_tournaments(*, circuit: Circuit) -> list[Tournament]:
     """The circuit's tournaments by date, with their peña (one query)."""
-    return list(
-        Tournament.objects.filter(circuit_stops__circuit=circuit)
-        .select_related("club")
-        .order_by("starts_on", "id")
-    )
+    return competitions.competition_tournaments(CIRCUIT, competition=circuit)
 
 
 @dataclass(frozen=True)
@@ -165,19 +176,7 @@ def circuit_ranking_inputs(*, circuit: Circuit) -> list[TournamentResult]:
     )
     if not tournaments:
         return []
-    phases: dict[int, list[int]] = {t: [] for t in tournaments}
-    for phase_id, tournament_id in (
-        Phase.objects.filter(tournament_id__in=tournaments)
-        .order_by("tournament_id", "order")
-        .values_list("id", "tournament_id")
-    ):
-        phases[tournament_id].append(phase_id)
-    tables: dict[int, list[PhaseTable]] = {}
-    for phase_id, rows in StandingsSnapshot.objects.filter(
-        phase__tournament_id__in=tournaments
-    ).values_list("phase_id", "rows"):
-        table = PhaseTable(tuple((row["rank"], row["entry_id"]) for row in rows))
-        tables.setdefault(phase_id, []).append(table)
+    tables = competitions.phase_tables(tournaments)
     players: dict[int, tuple[int, int]] = {}
     for entry_id, one, two in Entry.objects.filter(tournament_id__in=tournaments).values_list(
         "id", "pair__player_one_id", "pair__player_two_id"
@@ -185,7 +184,7 @@ def circuit_ranking_inputs(*, circuit: Circuit) -> list[TournamentResult]:
         players[entry_id] = (one, two)
     results = []
     for order, tournament_id in enumerate(tournaments):
-        places = final_places([tables.get(p, []) for p in phases[tournament_id]])
+        places = final_places(tables[tournament_id])
         results.append(
             TournamentResult(
                 tournament=tournament_id,

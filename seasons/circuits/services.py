@@ -1,15 +1,17 @@
 """Writes of circuits: create and change one, its peñas, organizers and tournaments, and its
 stored ranking.
 
-Responsible for: each write in its own transaction with the circuit row locked, after the
-manager check (seasons.circuits.selectors: an organizer of any of its peñas, or one it names);
-``circuit_ranking_refresh``, which rebuilds the stored ranking whole from the finished
-tournaments' standings (seasons.circuits.ranking computes it), and is idempotent: run twice, it
-writes the same rows. A change that moves the ranking (points table, best N, tiebreaks, a
-tournament added or taken out) queues ``circuits.ranking_refresh`` by name after the commit;
-tournaments queue ``circuits.tournament_changed`` when a tournament ends or a result of it is
-confirmed or corrected, and ``circuits_reconcile`` (Celery beat, ``circuits.reconcile``)
-rebuilds every ranking older than the last change of its finished tournaments. Two player
+Responsible for (a circuit is a competition of several peñas: its creation, name, peñas and
+organizers are seasons.competitions.services', in a circuit's words): each write in its own
+transaction with the circuit row locked, after the manager check (seasons.circuits.selectors:
+an organizer of any of its peñas, or one it names); ``circuit_ranking_refresh``, which rebuilds
+the stored ranking whole from the finished tournaments' standings (seasons.circuits.ranking
+computes it), and is idempotent: run twice, it writes the same rows. A change that moves the
+ranking (points table, best N, tiebreaks, a tournament added or taken out) queues
+``circuits.ranking_refresh`` by name after the commit; tournaments queue
+``circuits.tournament_changed`` when a tournament ends or a result of it is confirmed or
+corrected, and ``circuits_reconcile`` (Celery beat, ``circuits.reconcile``) rebuilds every
+ranking older than the last change of its finished tournaments. Two player
 rows made one person (clubs.identity), or that undone: ``circuits_for_players_refresh`` rebuilds
 the rankings that hold either row (the task ``circuits.players_merged``; beat's reconcile runs it
 again for a merge whose task was lost), so a person's results of several peñas add up.
@@ -31,21 +33,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
-from django.utils.text import slugify
 
 from clubs.identity.selectors import player_merges_pending
 from clubs.identity.services import player_merge_follow_up_done
 from clubs.models import Club, PlayerMerge
-from clubs.roles import can_organize, require_organizer
-from config.errors import Conflict, Invalid, NotFound
+from clubs.roles import can_organize
+from config.errors import Invalid, NotFound
 from config.queue import enqueue_on_commit
 from seasons.circuits.models import Circuit, CircuitRankingRow, CircuitTournament
 from seasons.circuits.ranking import Tiebreak, circuit_ranking
-from seasons.circuits.selectors import User, circuit_ranking_inputs, circuit_require_manager
+from seasons.circuits.selectors import (
+    CIRCUIT,
+    User,
+    circuit_ranking_inputs,
+    circuit_require_manager,
+)
+from seasons.competitions import services as competitions
 from tournaments.models import Tournament
 
 MAX_PLACES = 64
@@ -64,26 +70,6 @@ FIELDS = (
 
 
 # --- Checks --------------------------------------------------------------------------------
-
-
-def _name(value: Any) -> str:
-    name = " ".join(str(value or "").split())
-    if not name:
-        raise Invalid("Give the circuit a name.", code="circuit_name_required")
-    if len(name) > 160:
-        raise Invalid(
-            "The circuit's name is too long: at most 160 characters.", code="circuit_name_long"
-        )
-    return name
-
-
-def _short(value: Any, field: str) -> str:
-    text = " ".join(str(value or "").split())
-    if len(text) > 120:
-        raise Invalid(
-            "'{field}' is too long: at most 120 characters.", code="circuit_text_long", field=field
-        )
-    return text
 
 
 def _points_table(value: Any) -> list[int]:
@@ -153,17 +139,8 @@ def _tiebreaks(value: Any) -> list[str]:
     return list(value)
 
 
-def _public(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise Invalid("Whether the circuit is public is true or false.", code="circuit_public_flag")
-    return value
-
-
 CHECKS = {
-    "is_public": _public,
-    "name": _name,
-    "region": lambda v: _short(v, "region"),
-    "season": lambda v: _short(v, "season"),
+    **competitions.common_checks(CIRCUIT),
     "points_table": _points_table,
     "participation_points": _participation,
     "best_results": _best,
@@ -172,10 +149,7 @@ CHECKS = {
 
 
 def _lock(circuit: Circuit) -> Circuit:
-    circuit = Circuit.objects.select_for_update().filter(pk=circuit.pk).first()
-    if circuit is None:
-        raise NotFound("This circuit no longer exists.", code="circuit_gone")
-    return circuit
+    return competitions.competition_lock(CIRCUIT, circuit)
 
 
 def _queue_refresh(circuit: Circuit) -> None:
@@ -190,32 +164,8 @@ def circuit_create(*, actor: User, club: Club, slug: str = "", **fields: Any) ->
     unknown = set(fields) - set(FIELDS)
     if unknown:
         raise TypeError(f"unknown fields {sorted(unknown)}")
-    require_organizer(actor, club)
-    values = {name: CHECKS[name](value) for name, value in fields.items()}
-    if "name" not in values:
-        values["name"] = _name("")
-    slug = slugify(slug or values["name"])[:80]
-    if not slug:
-        raise Invalid(
-            "Give the circuit a short name of letters and digits.", code="circuit_slug_required"
-        )
-    with transaction.atomic():
-        if Circuit.objects.filter(slug=slug).exists():
-            raise _slug_taken(slug)
-        try:
-            with transaction.atomic():
-                circuit = Circuit.objects.create(slug=slug, created_by=actor, **values)
-        except IntegrityError:
-            raise _slug_taken(slug) from None
-        circuit.clubs.add(club)
-    return circuit
-
-
-def _slug_taken(slug: str) -> Conflict:
-    return Conflict(
-        "There is already a circuit '{slug}'; choose another short name.",
-        code="circuit_slug_taken",
-        slug=slug,
+    return competitions.competition_create(
+        CIRCUIT, actor=actor, club=club, slug=slug, fields=fields, checks=CHECKS
     )
 
 
@@ -236,30 +186,16 @@ def circuit_update(*, actor: User, circuit: Circuit, data: Mapping[str, Any]) ->
 
 def circuit_club_add(*, actor: User, circuit: Circuit, club_id: int) -> Club:
     """A peña joins: the actor manages the circuit and organizes the peña."""
-    with transaction.atomic():
-        circuit = _lock(circuit)
-        circuit_require_manager(user=actor, circuit=circuit)
-        club = Club.objects.filter(pk=club_id).first()
-        if club is None:
-            raise NotFound("There is no peña {club_id}.", code="club_not_found", club_id=club_id)
-        require_organizer(actor, club)
-        circuit.clubs.add(club)
-    return club
+    return competitions.competition_club_add(
+        CIRCUIT, actor=actor, competition=circuit, club_id=club_id
+    )
 
 
 def circuit_organizer_add(*, actor: User, circuit: Circuit, username: str) -> None:
     """Name a user an organizer of the circuit (besides its peñas' organizers)."""
-    with transaction.atomic():
-        circuit = _lock(circuit)
-        circuit_require_manager(user=actor, circuit=circuit)
-        user = get_user_model().objects.filter(username=str(username)[:150]).first()
-        if user is None:
-            raise NotFound(
-                "There is no user '{username}'.",
-                code="circuit_user_unknown",
-                username=str(username)[:40],
-            )
-        circuit.organizers.add(user)
+    competitions.competition_organizer_add(
+        CIRCUIT, actor=actor, competition=circuit, username=username
+    )
 
 
 def circuit_tournament_add(*, actor: User, circuit: Circuit, tournament_id: int) -> Tournament:

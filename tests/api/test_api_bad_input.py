@@ -16,6 +16,7 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from clubs.models import Club, Membership, Pair, RuleSetPreset, Webhook, WebhookDelivery
+from seasons.championships.models import Championship
 from seasons.circuits.models import Circuit
 from seasons.interpenas.models import Interpena
 from seasons.leagues.models import League, TeamFixture
@@ -87,6 +88,11 @@ def _demo_ids(club: Club) -> tuple[dict, str]:
         # of pairs, so its team-league paths answer 404, a 4xx too
         "fixture_id": TeamFixture.objects.first().pk,
         "board": 1,
+        # the demo's championship (seasons.championships.demo), a centre, a stage
+        "championship_id": Championship.objects.get().pk,
+        "centre_id": Championship.objects.get().centres.first().pk,
+        "club_slug": club.slug,
+        "stage_id": Championship.objects.get().stages.first().pk,
         # the demo has no Mus francés table nor player alone: a 404 is a 4xx too
         "table_id": 999_999,
         "individual_id": 999_999,

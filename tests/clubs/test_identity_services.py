@@ -370,7 +370,12 @@ def test_the_floors_tasks_are_queued_by_name_and_say_when_they_are_done(
     django_capture_on_commit_callbacks,
 ):
     w = world()
-    tasks = ["tournaments.players_merged", "ratings.players_merged", "circuits.players_merged"]
+    tasks = [
+        "tournaments.players_merged",
+        "ratings.players_merged",
+        "circuits.players_merged",
+        "championships.players_merged",
+    ]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         merge = player_merge(actor=w.organizer_both, keep=w.ana, other=w.ana_lizarra)
     assert sorted(merge.pending) == sorted(tasks)

@@ -92,7 +92,12 @@ def test_an_organizer_registers_a_webhook_and_gets_its_secret_once(desk):
     club = desk.post("clubs/create", {"name": "Peña Txoko"}, status=201)
     hook = register(desk, club["id"], "https://example.org/mus")
     assert hook["secret"].startswith("whsec_") and len(hook["secret"]) > 40
-    assert hook["events"] == ["result.confirmed", "round.published", "tournament.finished"]
+    assert hook["events"] == [
+        "result.confirmed",
+        "round.published",
+        "tournament.finished",
+        "championship.qualified",
+    ]
     listed = desk.get(f"clubs/{club['id']}/webhooks")
     assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0]
 

@@ -463,3 +463,26 @@ def test_a_csv_import_costs_the_same_queries_for_10_and_100_lines(organizer):
         assert len(csv_import(tournament, organizer, text).entries) == count
 
     assert _queries(make, organizer, register, 10) == _queries(make, organizer, register, MANY)
+
+
+def test_existing_pairs_of_other_peñas_register_as_themselves_in_a_fixed_number_of_queries(
+    organizer,
+):
+    """entries_register_pairs (a championship's qualified pairs flowing into its final): each
+    line is that pair row, nobody is created, and 10 or 40 pairs cost the same queries."""
+    from tests.factories import PairFactory
+    from tournaments.services.bulk import entries_register_pairs
+
+    def count(n: int) -> int:
+        tournament = TournamentFactory(club=organizer.club)
+        pairs = [PairFactory() for _ in range(n)]  # each of another peña
+        players, all_pairs = Player.objects.count(), Pair.objects.count()
+        with CaptureQueriesContext(connection) as queries:
+            registration = entries_register_pairs(
+                tournament=tournament, pairs=pairs, actor=None, trusted=True, via="championship"
+            )
+        assert [e.pair_id for e in registration.entries] == [p.pk for p in pairs]
+        assert (Player.objects.count(), Pair.objects.count()) == (players, all_pairs)
+        return len(queries)
+
+    assert count(10) == count(40)

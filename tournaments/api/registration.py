@@ -1,5 +1,5 @@
 """API of registration: a tournament's entries, the waiting list, check-in, seeds, pinned
-tables and substitutes.
+tables, substitutes and a member changed on the day.
 
 Responsible for: turning requests into calls of tournaments.services.registration and
 tournaments.selectors.registration and their results into JSON. The entry list of a published
@@ -42,6 +42,7 @@ from tournaments.services.bulk import (
 from tournaments.services.registration import (
     entry_check_in,
     entry_check_in_undo,
+    entry_member_change,
     entry_register,
     entry_register_pasted,
     entry_seed_set,
@@ -454,6 +455,33 @@ class EntryTablePinApi(APIView):
         return Response(entry_data(entry))
 
 
+class EntryMemberChangeApi(APIView):
+    """A pair changes one of its players on the day, before it plays (a championship may
+    limit it: its eligibility rules answer 409)."""
+
+    @extend_schema_serializer(component_name="EntryMemberChangeInput")
+    class InputSerializer(Input):
+        replaced_player_id = serializers.IntegerField(help_text="the player who leaves the pair")
+        player_id = serializers.IntegerField(help_text="the player who takes their place")
+
+    @extend_schema(
+        operation_id="registration_entry_member_change",
+        request=InputSerializer,
+        responses=EntryOutputSerializer,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _write_access(request, tournament_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = entry_member_change(
+            tournament=tournament,
+            entry_id=entry_id,
+            **serializer.validated_data,
+            **audit_context(request),
+        )
+        return Response(entry_data(entry))
+
+
 class SubstitutionCreateApi(APIView):
     @extend_schema_serializer(component_name="SubstitutionCreateInput")
     class InputSerializer(Input):
@@ -511,6 +539,11 @@ urlpatterns = [
     ),
     path(f"{_ENTRY}/seed", EntrySeedSetApi.as_view(), name="registration-entry-seed"),
     path(f"{_ENTRY}/pin", EntryTablePinApi.as_view(), name="registration-entry-pin"),
+    path(
+        f"{_ENTRY}/member",
+        EntryMemberChangeApi.as_view(),
+        name="registration-entry-member-change",
+    ),
     path(
         "tournaments/<int:tournament_id>/substitutions",
         SubstitutionListApi.as_view(),

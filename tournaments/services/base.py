@@ -71,6 +71,20 @@ def tournament_lock_for_organizer(*, tournament: Tournament, actor: User) -> Tou
     return locked
 
 
+def tournament_lock(tournament: Tournament) -> Tournament:
+    """``tournament`` read again and locked, with no check of who asks: only for a caller that
+    has checked its right itself (``lock_open_registration(trusted=True)``)."""
+    locked = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(pk=tournament.pk)
+        .first()
+    )
+    if locked is None:
+        raise tournament_not_found(tournament.pk)
+    return locked
+
+
 #: What runs a managed tournament, as the reader's language names it (errors show it).
 MANAGER_TERMS = {
     Tournament.ManagedBy.LEAGUE: Term("the league"),
@@ -191,10 +205,20 @@ def require_not_finished(tournament: Tournament) -> None:
         )
 
 
-def lock_open_registration(tournament: Tournament, actor: User, *kinds: str) -> Tournament:
+def lock_open_registration(
+    tournament: Tournament, actor: User, *kinds: str, trusted: bool = False
+) -> Tournament:
     """The tournament locked for its organizer, once its entrants are of one of ``kinds`` and
-    its registration is open; every registration starts so. The caller holds a transaction."""
-    tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+    its registration is open; every registration starts so. The caller holds a transaction.
+
+    ``trusted``: the caller is a service of the floor above acting on its own authority,
+    which has checked its right itself (a championship's qualified pairs registered in the next
+    stage by a task, when nobody is signed in): the organizer's check is skipped, nothing
+    else."""
+    if trusted:
+        tournament = tournament_lock(tournament)
+    else:
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
     require_entrant_kind(tournament, *kinds)
     require_registration_open(tournament)
     return tournament

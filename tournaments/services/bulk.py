@@ -43,7 +43,7 @@ import dataclasses
 import datetime as dt
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -69,6 +69,7 @@ from tournaments.services.base import (
     lock_open_registration,
     player_entered_error,
 )
+from tournaments.services.eligibility import Candidate, eligibility_refusals
 
 #: The most entrants one list registers (a pasted list's non-blank lines, a file's rows).
 MAX_LINES = 1000
@@ -119,7 +120,7 @@ class Registration:
 
     kind: str
     preview: bool
-    source: str  # "paste" or "csv"
+    source: str  # "paste", "csv" or "pairs" (existing pairs: entries_register_pairs)
     lines: list[Planned]
     new_players: int
     licences_added: int
@@ -202,6 +203,61 @@ def entrants_register_csv(
         return lines, errors
 
     return _register(tournament, read, "csv", actor, KINDS, preview, via, device)
+
+
+def entries_register_pairs(
+    *,
+    tournament: Tournament,
+    pairs: Sequence[Pair],
+    actor: User,
+    trusted: bool = False,
+    via: str = "api",
+    device: str = "",
+) -> Registration:
+    """Register existing pairs (their players loaded), in order, with the checks and the
+    writes of a pasted list: all or nothing, one bulk insert whatever their number, each
+    refused pair named by its place in the list. Nobody is created: each line is that pair.
+    ``trusted``: the caller is a service of the floor above acting on its own authority
+    (base.lock_open_registration), such as a championship's qualified pairs flowing into the
+    next stage."""
+    with transaction.atomic():
+        tournament = lock_open_registration(
+            tournament, actor, Tournament.EntrantKind.PAIRS, trusted=trusted
+        )
+        roster = Roster(tournament.club, [])
+        roster.pairs_known(list(pairs))
+        lines = [
+            Planned(
+                line=Line(
+                    number=number,
+                    text=str(pair)[:120],
+                    names=[(p.first_name, p.last_name) for p in (pair.player_one, pair.player_two)],
+                    licences=["", ""],
+                    team=pair.name,
+                ),
+                people=[
+                    RosterPerson(pair.player_one, "existing"),
+                    RosterPerson(pair.player_two, "existing"),
+                ],
+                club=pair.club,
+            )
+            for number, pair in enumerate(pairs, start=1)
+        ]
+        errors: list[tuple[int, DomainError]] = []
+        planned = _place_teams(tournament, PAIRS, lines, errors, roster)
+        _raise(errors, "pairs")
+        registration = Registration(
+            kind=PAIRS,
+            preview=False,
+            source="pairs",
+            lines=planned,
+            new_players=0,
+            licences_added=0,
+            new_pairs=0,
+            renamed_pairs=0,
+        )
+        _write(tournament, PAIRS, registration, roster, actor=actor, via=via, device=device)
+    return registration
 
 
 def _register(
@@ -736,12 +792,29 @@ def _place_teams(
         for pk in (entry.pair.player_one_id, entry.pair.player_two_id, entry.player_three_id):
             if pk is not None:
                 entered.setdefault(pk, entry)
-    placed = []
+    checked = []
     for plan in planned:
         try:
             _check_team(kind, plan, roster, by_pair, entered)
         except DomainError as error:
             errors.append((plan.line.number, error))
+            continue
+        checked.append(plan)
+    # the floor above's rules (a championship's), once for the whole list
+    refusals = eligibility_refusals(
+        tournament=tournament,
+        candidates=[
+            Candidate(
+                players=tuple(p.player.pk for p in plan.people if p.player.pk is not None),
+                club_id=plan.club.pk if plan.club is not None else None,
+            )
+            for plan in checked
+        ],
+    )
+    placed = []
+    for index, plan in enumerate(checked):
+        if index in refusals:
+            errors.append((plan.line.number, refusals[index]))
             continue
         room = tournament.max_pairs is None or active < tournament.max_pairs
         plan.status = Entry.Status.REGISTERED if room else Entry.Status.WAITING
@@ -799,7 +872,11 @@ def _raise(errors: list[tuple[int, DomainError]], source: str) -> None:
     errors.sort(key=lambda found: found[0])
     if len(errors) == 1:
         number, error = errors[0]
-        if source == "csv":
+        if source == "pairs":
+            error.add_context(
+                "Pair {line} of the list: {error} Nothing was registered.", line=number
+            )
+        elif source == "csv":
             error.add_context(
                 "Line {line}: {error} Nothing was imported; fix the line and import the file "
                 "again.",

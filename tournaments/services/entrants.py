@@ -41,6 +41,7 @@ from tournaments.services.base import (
     tournament_lock_for_organizer,
 )
 from tournaments.services.bulk import entrants_register_text, trio_same_player
+from tournaments.services.eligibility import Candidate, eligibility_require
 
 __all__ = [
     "ALONE",
@@ -141,6 +142,9 @@ def _trio(tournament: Tournament, ids: list[int], *, actor: User, via: str, devi
     for pk in ids:
         if pk in entered:
             raise player_entered_error(players[pk], entered[pk])
+    eligibility_require(
+        tournament=tournament, candidate=Candidate(players=tuple(ids), club_id=tournament.club_id)
+    )
     active = Entry.objects.filter(tournament=tournament, status__in=ACTIVE_ENTRY_STATUSES).count()
     full = tournament.max_pairs is not None and active >= tournament.max_pairs
     name = " / ".join(str(players[i]) for i in ids)

@@ -1,13 +1,14 @@
 """Writes of registration: pairs entering a tournament, the waiting list, check-in, seeds,
-pinned tables and substitutes.
+pinned tables, substitutes and a member changed on the day.
 
 Responsible for: registering a pair (one by one or a pasted list, all or nothing), putting the
 pairs beyond max_pairs on the waiting list in order and promoting the first waiting pair when a
 place frees up while registration is open, withdrawal, check-in on the day (one pair, or every
 registered pair at once) and its undo, seeds (one per pair and tournament), pinning a pair to
 a table (e.g. a wheelchair user), and the substitute who plays one partida for one player of a
-pair. Withdrawals, seed changes, promotions and substitutions are written to the audit trail
-with who and through what.
+pair, and a player who replaces one of a pair's players on the day, before the pair plays
+(``entry_member_change``). Withdrawals, seed changes, promotions, substitutions and member
+changes are written to the audit trail with who and through what.
 
 Every write locks the tournament row first (tournament_lock_for_organizer), so two desks
 registering at once cannot both take the last place.
@@ -16,7 +17,8 @@ Only a tournament of pairs takes pairs here; trios and players alone register th
 entrants.py (``require_entrant_kind``). Withdrawal, check-in, seeds and pins work on a trio's
 Entry as on a pair's. A player enters a tournament once: a pair one of whose players is already
 in another entry (by id, by a pasted name, under another peña's pair) is refused, and so is a
-substitute who is in another entry.
+substitute who is in another entry. The floor above adds its own rules to every registration
+path (services/eligibility.py: a championship's eligibility).
 
 Must not: touch a withdrawn pair's matches (services/results/ decides what happens to its
 future partidas), draw rounds, or read a pasted list (bulk.py reads and registers it whole).
@@ -31,10 +33,11 @@ import dataclasses
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from clubs.models import Pair, Player
-from clubs.services import player_merged_error
+from clubs.services import Roster, player_merged_error
 from config.errors import Conflict, Invalid, NotFound
 from scoring.messages import Term
 from tournaments.models import Entry, Match, Substitution, Tournament
@@ -47,10 +50,13 @@ from tournaments.services.base import (
     audit_write,
     lock_open_registration,
     player_entered_error,
+    require_entrant_kind,
     require_not_finished,
+    tournament_lock,
     tournament_lock_for_organizer,
 )
 from tournaments.services.bulk import entrants_register_text
+from tournaments.services.eligibility import MEMBER, SUBSTITUTE, Candidate, eligibility_require
 
 SEED_MAX = 32767  # the column is a PositiveSmallIntegerField
 
@@ -190,12 +196,17 @@ def _register(
 
 def _require_not_entered(tournament: Tournament, pair: Pair) -> None:
     """A player enters a tournament once: Conflict if a player of ``pair`` is already in
-    another entry (another peña's pair of the same two, a pair pasted by name…)."""
+    another entry (another peña's pair of the same two, a pair pasted by name…); then the
+    floor above's rules (services/eligibility.py: a championship's)."""
     players = (pair.player_one, pair.player_two)
     entered = entries_of_players(tournament=tournament, player_ids=[p.pk for p in players])
     for player in players:
         if player.pk in entered:
             raise player_entered_error(player, entered[player.pk])
+    eligibility_require(
+        tournament=tournament,
+        candidate=Candidate(players=(pair.player_one_id, pair.player_two_id), club_id=pair.club_id),
+    )
 
 
 # --- Waiting list -------------------------------------------------------------------------
@@ -240,12 +251,23 @@ def entry_waiting_promote(
 
 
 def entry_withdraw(
-    *, tournament: Tournament, entry_id: int, actor: User, via: str = "api", device: str = ""
+    *,
+    tournament: Tournament,
+    entry_id: int,
+    actor: User,
+    via: str = "api",
+    device: str = "",
+    trusted: bool = False,
 ) -> Withdrawal:
     """Withdraw a pair, before or during the tournament. While registration is open, the first
-    waiting pair takes its place. Its partidas are left as they are (results decide)."""
+    waiting pair takes its place. Its partidas are left as they are (results decide).
+    ``trusted``: as base.lock_open_registration's (a championship taking back a pair that no
+    longer qualifies after a correction)."""
     with transaction.atomic():
-        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        if trusted:
+            tournament = tournament_lock(tournament)
+        else:
+            tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
         require_not_finished(tournament)
         entry = _lock_entry(tournament, entry_id)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -576,6 +598,17 @@ def substitution_create(
         entered = entries_of_players(tournament=tournament, player_ids=[substitute.pk])
         if substitute.pk in entered:
             raise player_entered_error(substitute, entered[substitute.pk])
+        eligibility_require(
+            tournament=tournament,
+            candidate=Candidate(
+                players=(substitute.pk,),
+                role=SUBSTITUTE,
+                club_id=pair.club_id,
+                entry_id=entry.pk,
+                pair_players=tuple(sorted(member_ids)),
+                replaced=replaced_player_id,
+            ),
+        )
         existing = (
             Substitution.objects.filter(match=match, entry=entry)
             .select_related("replaced", "substitute")
@@ -613,6 +646,135 @@ def substitution_create(
             },
         )
     return substitution
+
+
+# --- A member changed on the day ----------------------------------------------------------
+
+
+def entry_member_change(
+    *,
+    tournament: Tournament,
+    entry_id: int,
+    replaced_player_id: int,
+    player_id: int,
+    actor: User,
+    via: str = "api",
+    device: str = "",
+) -> Entry:
+    """A pair changes one of its players on the day, before it plays: the entry's pair becomes
+    the pair of the player who stays and ``player`` (the pair of those two for the same peña,
+    or a new one), so the entry keeps its place, seed, table, check-in and drawn partidas.
+
+    Refused once the pair has played (a partida of theirs started or has a result: a substitute
+    plays one partida instead), for a player already in another entry of the tournament, and by
+    the floor above's rules (services/eligibility.py: a championship allows so many changes on
+    the day, and the new player must be eligible). Audited as ``entry_member_changed``."""
+    with transaction.atomic():
+        tournament = tournament_lock_for_organizer(tournament=tournament, actor=actor)
+        require_entrant_kind(tournament, Tournament.EntrantKind.PAIRS)
+        require_not_finished(tournament)
+        entry = _lock_entry(tournament, entry_id)
+        pair = entry.pair
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise Conflict(
+                "{pair} has withdrawn; register the pair again before changing its players.",
+                code="member_change_withdrawn",
+                entry=entry.pk,
+                pair=str(pair),
+            )
+        if replaced_player_id not in (pair.player_one_id, pair.player_two_id):
+            raise Invalid(
+                "Player {player} is not in the pair {pair}; the replaced player must be {one} "
+                "or {two}.",
+                code="replaced_not_in_pair",
+                player=replaced_player_id,
+                pair=str(pair),
+                one=str(pair.player_one),
+                two=str(pair.player_two),
+            )
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(
+                "There is no player {player}; add them as a player first.",
+                code="member_player_not_found",
+                player=player_id,
+            )
+        if player.pk in (pair.player_one_id, pair.player_two_id):
+            raise Invalid(
+                "{player} already plays in the pair {pair}; choose someone else.",
+                code="member_in_pair",
+                player=str(player),
+                player_id=player.pk,
+                pair=str(pair),
+            )
+        played = (
+            Match.objects.filter(Q(entry_a=entry) | Q(entry_b=entry))
+            .exclude(kind=Match.Kind.BYE)
+            .filter(~Q(status=Match.Status.PENDING) | Q(started_at__isnull=False))
+            .select_related("round")
+            .order_by("round__number", "pk")
+            .first()
+        )
+        if played is not None:
+            raise Conflict(
+                "{pair} has already played partida {match} (round {round}); its players can no "
+                "longer change: a substitute plays one partida for a player instead.",
+                code="member_change_played",
+                pair=str(pair),
+                entry=entry.pk,
+                match=played.pk,
+                round=played.round.number,
+            )
+        entered = entries_of_players(tournament=tournament, player_ids=[player.pk])
+        if player.pk in entered:
+            raise player_entered_error(player, entered[player.pk])
+        eligibility_require(
+            tournament=tournament,
+            candidate=Candidate(
+                players=(player.pk,),
+                role=MEMBER,
+                club_id=pair.club_id,
+                entry_id=entry.pk,
+                pair_players=(pair.player_one_id, pair.player_two_id),
+                replaced=replaced_player_id,
+            ),
+        )
+        replaced = pair.player_one if pair.player_one_id == replaced_player_id else pair.player_two
+        kept = pair.player_two if replaced is pair.player_one else pair.player_one
+        one, two = (player, kept) if replaced is pair.player_one else (kept, player)
+        roster = Roster(tournament.club, [])
+        roster.pairs_load([(one, two, pair.club)])
+        found = roster.pair(one, two, club=pair.club)
+        if found.pair.pk is not None:
+            other = Entry.objects.filter(tournament=tournament, pair=found.pair).first()
+            if other is not None:
+                raise Conflict(
+                    "{pair} already has an entry in this tournament ({status}); register that "
+                    "pair again instead of changing this one's players.",
+                    code="member_pair_entered",
+                    pair=str(found.pair),
+                    entry=other.pk,
+                    status=ENTRY_STATUS_TERMS[other.status],
+                )
+        roster.save()
+        entry.pair = found.pair
+        entry.save(update_fields=["pair"])
+        audit_write(
+            tournament=tournament,
+            action="entry_member_changed",
+            actor=actor,
+            via=via,
+            device=device,
+            old={"entry": entry.pk, "pair": pair.pk, "name": str(pair)},
+            new={
+                "entry": entry.pk,
+                "pair": found.pair.pk,
+                "name": str(found.pair),
+                "replaced": {"id": replaced.pk, "name": str(replaced)},
+                "player": {"id": player.pk, "name": str(player)},
+            },
+        )
+    return entry
 
 
 def _substitution_exists(existing: Substitution, pair: Pair) -> Conflict:

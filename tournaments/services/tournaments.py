@@ -7,8 +7,9 @@ services/event_settings.py; a change that re-ranks the standings refreshes every
 rule-set lock once the first partida has started, the status lifecycle draft → registration →
 running → finished, and the audit of rule and status changes. Every write starts with
 services/base.py's tournament_lock_for_organizer. A tournament that finishes queues
-``circuits.tournament_changed`` by its name (the circuits holding it rank its final places;
-seasons.circuits sits above this app and is never imported here).
+``circuits.tournament_changed`` and ``championships.tournament_changed`` by their names (the
+circuits holding it rank its final places, a championship whose stage it is sends its qualified
+pairs on; seasons/ sits above this app and is never imported here).
 
 Imports registration.py (a raised max_pairs, or opening registration, promotes waiting pairs)
 and rounds.py (finishing the tournament finishes its open phases, in order), never the other
@@ -556,8 +557,11 @@ def tournament_status_change(
             entry_waiting_promote(tournament=tournament, actor=actor, via=via, device=device)
         if status == Tournament.Status.FINISHED:
             webhooks_tournament_finished(tournament=tournament)
-            # the circuits holding it rank its final places (seasons.circuits, above this app)
+            # the circuits holding it rank its final places, and a championship whose stage it
+            # is sends its qualified pairs on (seasons.circuits, seasons.championships: above
+            # this app, told by name)
             enqueue_on_commit("circuits.tournament_changed", tournament_id=tournament.pk)
+            enqueue_on_commit("championships.tournament_changed", tournament_id=tournament.pk)
     return tournament
 
 
