@@ -161,7 +161,7 @@ def standings_page(request: HttpRequest, club_slug: str, tournament_slug: str) -
         (
             p,
             [str(TIEBREAK_NAME.get(t, t)) for t in tiebreak_order(p)],
-            standings_html(tournament, p),
+            standings_html(tournament, p, page=_page(request)),
         )
         if p.format not in ELIMINATION_FORMATS
         else (p, [], None)
@@ -172,6 +172,14 @@ def standings_page(request: HttpRequest, club_slug: str, tournament_slug: str) -
         "public/standings.html",
         {"ctx": ctx, "t": tournament, "tab": "standings", "phases": order},
     )
+
+
+def _page(request: HttpRequest) -> int:
+    """The page asked for (``?page=``), 1 when it is not a number."""
+    try:
+        return int(request.GET.get("page", 1))
+    except ValueError:
+        return 1
 
 
 @require_safe
