@@ -176,3 +176,12 @@ def test_the_public_standings_come_a_page_at_a_time(client, organizer):
         "Ver la clasificación completa"
         not in client.get(public("tournament", small)).content.decode()
     )
+
+
+def test_the_public_pairs_come_a_page_at_a_time(client, organizer):
+    large = played(organizer, LARGE)
+    first = client.get(public("public-pairs", large)).content.decode()
+    assert f"({LARGE})" in first and f"Ana{LARGE} Uno" not in first
+    assert f"1–100 de {LARGE}" in first
+    second = client.get(public("public-pairs", large), {"page": 2}).content.decode()
+    assert f"Ana{LARGE} Uno" in second
