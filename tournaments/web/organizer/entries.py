@@ -30,6 +30,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -66,14 +67,25 @@ def entries(
     shown = {**_error_context(error), **_paste_context(tournament, paste_form, preview)}
     if tournament.entrant_kind in entrant_services.ALONE:
         return _individuals(request, tournament, shown, status)
-    players = club_selectors.players_for_club(user=request.user, club=tournament.club)
     context = {
-        **_roll(tournament, entry_forms or {}),
+        **_roll(tournament, entry_forms or {}, **_listing(request)),
         **shown,
-        "add_form": add_form or forms.EntryAddForm(players=players),
+        "add_form": add_form or forms.EntryAddForm(players=_choices(request, tournament)),
         "trios": tournament.entrant_kind == Tournament.EntrantKind.TRIOS,
     }
     return render(request, "organizer/entries.html", context, status=status)
+
+
+#: The most players the "one pair" form lists to choose from; a larger peña's organizer types
+#: the two names (found among the peña's players by name, as a pasted list's are).
+MAX_CHOICES = 200
+
+
+def _choices(request: HttpRequest, tournament) -> list | None:
+    """The peña's players for the form's two lists, or None when there are too many."""
+    players = club_selectors.players_for_club(user=request.user, club=tournament.club)
+    listed = list(players[: MAX_CHOICES + 1])
+    return listed if len(listed) <= MAX_CHOICES else None
 
 
 def _error_context(error: str | Exception) -> dict[str, Any]:
@@ -190,22 +202,67 @@ def _paste_context(tournament, paste_form, preview) -> dict[str, Any]:
     return context
 
 
-def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
-    """The pairs with their row forms, and the counts over them (the page and its fragments)."""
-    rows = [e for e in entry_list(tournament=tournament) if not e.drawn]
-    for entry in rows:
-        entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
-            initial={"seed": entry.seed}, prefix=f"seed{entry.pk}"
-        )
-        entry.pin_form = entry_forms.get(("pin", entry.pk)) or forms.PinForm(
-            initial={"table": entry.pinned_table}, prefix=f"pin{entry.pk}"
-        )
+#: Pairs a page of the list shows: a club's tournament is one page; a federation's 1,000 pairs
+#: are 20, each under 60 KB on a phone.
+PAGE_SIZE = 50
+
+
+def _matches(entry, words: list[str]) -> bool:
+    """The search box: every word in the pair's name, its players' or its peña's, or a number
+    that is its seed or its pinned table."""
+    text = " ".join(
+        [str(entry.pair), str(entry.pair.player_one), str(entry.pair.player_two)]
+        + ([str(entry.player_three)] if entry.player_three_id else [])
+        + ([entry.pair.club.name] if entry.pair.club_id else [])
+    ).casefold()
+    numbers = {str(entry.seed), str(entry.pinned_table)}
+    return all(word in text or word in numbers for word in words)
+
+
+def _roll(
+    tournament,
+    entry_forms: dict,
+    *,
+    page: Any = None,
+    query: str = "",
+    focus: int | None = None,
+    options: int | None = None,
+) -> dict[str, Any]:
+    """The pairs with their row forms, and the counts over them (the page and its fragments).
+
+    Counts are of every pair; the list is one page of ``PAGE_SIZE`` (the one holding ``focus``,
+    or a pair with a form to show again, when there is one) of the pairs that match ``query``.
+    A row's options (seed, pinned table, withdraw) are written out only for the row asked for
+    (``options``) or one with a form to show again: each takes a kilobyte."""
+    every = [e for e in entry_list(tournament=tournament) if not e.drawn]
+    words = query.casefold().split()
+    rows = [e for e in every if _matches(e, words)] if words else every
+    focus = focus or next((key[1] for key in entry_forms), None)
+    paginator = Paginator(rows, PAGE_SIZE)
+    if focus is not None:
+        at = next((n for n, e in enumerate(rows) if e.pk == focus), 0)
+        page = at // PAGE_SIZE + 1
+    shown = paginator.get_page(page)
+    for entry in shown:
         entry.open = any(key[1] == entry.pk for key in entry_forms)
+        entry.options = entry.open or entry.pk == options
+        if entry.options:
+            entry.seed_form = entry_forms.get(("seed", entry.pk)) or forms.SeedForm(
+                initial={"seed": entry.seed}, prefix=f"seed{entry.pk}"
+            )
+            entry.pin_form = entry_forms.get(("pin", entry.pk)) or forms.PinForm(
+                initial={"table": entry.pinned_table}, prefix=f"pin{entry.pk}"
+            )
         entry.team_players = " / ".join(str(player) for player in entry_team_players(entry))
-    counts = Counter(entry.status for entry in rows)
+    counts = Counter(entry.status for entry in every)
     return {
         "tournament": tournament,
-        "entries": rows,
+        "entries": list(shown),
+        "page": shown,
+        "paged": paginator.num_pages > 1,
+        "query": query,
+        "found": len(rows),
+        "total": len(every),
         "counts": {
             "registered": counts[Entry.Status.REGISTERED] + counts[Entry.Status.CHECKED_IN],
             "checked_in": counts[Entry.Status.CHECKED_IN],
@@ -213,6 +270,24 @@ def _roll(tournament, entry_forms: dict) -> dict[str, Any]:
             "waiting": counts[Entry.Status.WAITING],
             "withdrawn": counts[Entry.Status.WITHDRAWN],
         },
+    }
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _listing(request: HttpRequest) -> dict[str, Any]:
+    """What the list shows, from the address (GET) or the form sent (POST): its page, the
+    search and the row whose options are open."""
+    data = request.GET if request.method == "GET" else request.POST
+    return {
+        "page": data.get("page") or request.GET.get("page"),
+        "query": (data.get("q") or request.GET.get("q") or "").strip()[:100],
+        "options": _int(request.GET.get("opciones")),
     }
 
 
@@ -224,7 +299,7 @@ def _wants_fragment(request: HttpRequest) -> bool:
 def _fragment(request: HttpRequest, tournament, entry_id: int | None = None) -> HttpResponse:
     """The counts and the one row that changed (or the whole roll): organizer.js puts each
     element of the answer in place of the element of the page with the same id."""
-    context = _roll(tournament, {})
+    context = _roll(tournament, {}, focus=entry_id, **_listing(request))
     if entry_id is not None:
         context["row"] = next((e for e in context["entries"] if e.pk == entry_id), None)
     response = render(request, "organizer/_entries_fragment.html", context)
@@ -255,8 +330,13 @@ def _paste(tournament, text: str, **common) -> list:
 
 
 def _entries_url(tournament_id: int, entry_id: int | None = None) -> str:
+    """The pairs page, at the row of ``entry_id`` (on the page of the list that holds it)."""
     url = reverse("web:organizer-entries", kwargs={"tournament_id": tournament_id})
-    return f"{url}#e{entry_id}" if entry_id else url
+    if not entry_id:
+        return url
+    order = [e.pk for e in entry_list(tournament=Tournament(pk=tournament_id)) if not e.drawn]
+    page = order.index(entry_id) // PAGE_SIZE + 1 if entry_id in order else 1
+    return f"{url}?page={page}#e{entry_id}" if page > 1 else f"{url}#e{entry_id}"
 
 
 def _registered_text(registered: list, tournament=None) -> str:
@@ -285,8 +365,7 @@ def _registered_text(registered: list, tournament=None) -> str:
 @require_POST
 def entry_add(request: HttpRequest, tournament_id: int):
     tournament = tournament_for(request, tournament_id)
-    players = club_selectors.players_for_club(user=request.user, club=tournament.club)
-    form = forms.EntryAddForm(request.POST, players=players)
+    form = forms.EntryAddForm(request.POST, players=_choices(request, tournament))
     if not form.is_valid():
         return entries(request, tournament.pk, add_form=form, status=400)
     data = form.cleaned_data

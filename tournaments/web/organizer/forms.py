@@ -552,7 +552,12 @@ class EntryAddForm(Form):
     )
 
     def __init__(self, *args, players=(), **kwargs):
+        """``players``: the peña's players to choose from; None for a peña too large to list
+        them (entries.MAX_CHOICES): then the pair is typed, and the two lists are left out."""
         super().__init__(*args, **kwargs)
+        if players is None:
+            del self.fields["player_one"], self.fields["player_two"]
+            return
         choices = [("", "—")] + [(p.pk, str(p)) for p in players]
         self.fields["player_one"].choices = choices
         self.fields["player_two"].choices = choices

@@ -350,25 +350,72 @@ def table_views(tournament: Tournament, phase: Phase, matches: Iterable[Match]) 
     return [table_view(tournament, m, phase) for m in matches]
 
 
-def standings_html(tournament: Tournament, phase: Phase, *, compact: bool = False) -> str:
+#: Rows a page of the standings shows (the tournament's page shows the first page): a club's
+#: tournament is one page; a federation's 1,000 pairs are 10, each under 60 KB on a phone.
+STANDINGS_PAGE_SIZE = 100
+#: The highest page number read from an address (each number asked for is kept in the cache).
+MAX_PAGE = 1000
+
+
+def standings_html(
+    tournament: Tournament, phase: Phase, *, compact: bool = False, page: int = 1
+) -> str:
     """The phase's standings tables as the public pages show them (``compact``: the tournament's
     page, fewer columns, nothing before the first snapshot), kept in the cache until its
     snapshots change (standings_cached): spectators reload the same standings over and over,
     and rendering a 256-pair Swiss's rows took ~45 ms of CPU a read. The key holds what the
-    tables show besides the snapshots: the language, the phase's name and the tournament's
-    address (in each pair's link)."""
+    tables show besides the snapshots: the language, the phase's name, the tournament's
+    address (in each pair's link) and the page.
+
+    ``page``: the rows ``STANDINGS_PAGE_SIZE`` at a time, counted across the groups (a group
+    cut by a page shows the rows of that page), with the links to the other pages; the
+    compact standings are the first page and a link to the whole standings."""
+    page = min(max(page, 1), MAX_PAGE)
 
     def build(groups: list[dict]) -> str:
-        views = standings_view(tournament, phase, groups)
+        total = sum(len(g["rows"]) for g in groups)
+        pages = max(1, -(-total // STANDINGS_PAGE_SIZE))
+        number = min(page, pages)
+        shown = _rows_of_page(groups, number) if pages > 1 else groups
+        views = standings_view(tournament, phase, shown)
         return render_to_string(
-            "public/_standings_phase.html", {"groups": views, "t": tournament, "compact": compact}
+            "public/_standings_phase.html",
+            {
+                "groups": views,
+                "t": tournament,
+                "compact": compact,
+                "page": {
+                    "number": number,
+                    "pages": pages,
+                    "range": range(1, pages + 1),
+                    "first": (number - 1) * STANDINGS_PAGE_SIZE + 1,
+                    "last": min(number * STANDINGS_PAGE_SIZE, total),
+                    "total": total,
+                }
+                if pages > 1
+                else None,
+            },
         ).strip()  # nothing at all before the first snapshot: the tournament's page hides it
 
     variant = (
         f"page:{compact}:{get_language()}:{tournament.club.slug}/{tournament.slug}:{phase.name}"
+        f":{1 if compact else page}"
     )
     # our template escaped every value; the cache keeps the HTML as plain text
     return mark_safe(standings_cached(phase=phase, build=build, variant=variant))
+
+
+def _rows_of_page(groups: list[dict], number: int) -> list[dict]:
+    """The groups with only the rows of page ``number`` (a group without any left out)."""
+    start, end = (number - 1) * STANDINGS_PAGE_SIZE, number * STANDINGS_PAGE_SIZE
+    shown, seen = [], 0
+    for group in groups:
+        rows = group["rows"]
+        low, high = max(start - seen, 0), min(end - seen, len(rows))
+        if low < high:
+            shown.append({**group, "rows": rows[low:high]})
+        seen += len(rows)
+    return shown
 
 
 def standings_view(

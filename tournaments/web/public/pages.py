@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
@@ -113,6 +114,8 @@ def tournament_page(request: HttpRequest, club_slug: str, tournament_slug: str) 
     ctx = page_context(tournament)
     phase, rnd = ctx.current_phase, ctx.current_round
     tables = table_views(tournament, phase, round_matches(rnd=rnd)) if rnd else []
+    more_tables = max(len(tables) - HOME_TABLES, 0)
+    tables = tables[:HOME_TABLES]
     standings = ""
     bracket = None
     if phase is not None:
@@ -128,6 +131,7 @@ def tournament_page(request: HttpRequest, club_slug: str, tournament_slug: str) 
             "t": tournament,
             "tab": "tournament",
             "tables": tables,
+            "more_tables": more_tables,
             "standings": standings,
             "bracket": bracket,
             "champion": _champion(tournament, ctx) if tournament.status == "finished" else "",
@@ -161,7 +165,7 @@ def standings_page(request: HttpRequest, club_slug: str, tournament_slug: str) -
         (
             p,
             [str(TIEBREAK_NAME.get(t, t)) for t in tiebreak_order(p)],
-            standings_html(tournament, p),
+            standings_html(tournament, p, page=_page(request)),
         )
         if p.format not in ELIMINATION_FORMATS
         else (p, [], None)
@@ -172,6 +176,36 @@ def standings_page(request: HttpRequest, club_slug: str, tournament_slug: str) -
         "public/standings.html",
         {"ctx": ctx, "t": tournament, "tab": "standings", "phases": order},
     )
+
+
+#: Tables or pairs a page of a round or of the pairs shows (a club's tournament is one page),
+#: and tables the tournament's page shows before its link to the round's page.
+PAGE_SIZE = 100
+HOME_TABLES = 40
+
+
+def _paged(request: HttpRequest, items: list, name: str) -> dict:
+    """One page of ``items`` (``?page=``; ``?partida=<id>``: the page of that match's table,
+    which its ``#partida-<id>`` anchor then finds) as ``name``, and ``page`` when there are
+    several."""
+    paginator = Paginator(items, PAGE_SIZE)
+    number = _page(request)
+    wanted = request.GET.get("partida", "")
+    if wanted.isdigit():
+        at = next(
+            (n for n, item in enumerate(items) if getattr(item, "match_id", None) == int(wanted)), 0
+        )
+        number = at // PAGE_SIZE + 1
+    page = paginator.get_page(number)
+    return {name: list(page), "page": page if paginator.num_pages > 1 else None}
+
+
+def _page(request: HttpRequest) -> int:
+    """The page asked for (``?page=``), 1 when it is not a number."""
+    try:
+        return int(request.GET.get("page", 1))
+    except ValueError:
+        return 1
 
 
 @require_safe
@@ -215,7 +249,7 @@ def round_page(
             "tab": "round",
             "round": rnd,
             "phase": phase,
-            "tables": table_views(tournament, phase, rnd.match_list),
+            **_paged(request, table_views(tournament, phase, rnd.match_list), "tables"),
             "frances_tables": _frances_tables(tournament, rnd),
         },
     )
@@ -257,7 +291,8 @@ def pairs_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
             "ctx": ctx,
             "t": tournament,
             "tab": "pairs",
-            "pairs": playing,
+            **_paged(request, playing, "pairs"),
+            "count": len(playing),
             "withdrawn": withdrawn,
             "dropped": dropped,
             "waiting": waiting,
