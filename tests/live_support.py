@@ -150,3 +150,12 @@ class Stream:
 def connected(wait: float = 0.3) -> None:
     """Let a stream just opened register with the hub before something is published."""
     time.sleep(wait)
+
+
+def drop_streams() -> None:
+    """End every open stream from the server's side, as a web node killed or a venue's Wi-Fi
+    dropping does: the browsers reconnect with their Last-Event-ID."""
+    from tournaments.web import live
+
+    loop = live.hub.task.get_loop()
+    loop.call_soon_threadsafe(live.hub.close_all)
