@@ -88,7 +88,9 @@ def test_a_phone_that_was_offline_catches_up_when_it_comes_back(new_phone, live_
 
 def test_the_tv_shows_a_confirmed_result_without_a_reload(browser, live_server, live_push):
     t, organizer, _ = tournament_field(8, tables=4, status=Tournament.Status.RUNNING)
-    phase = phase_create(tournament=t, actor=organizer, name="Suiza", format="swiss", rounds_planned=3)
+    phase = phase_create(
+        tournament=t, actor=organizer, name="Suiza", format="swiss", rounds_planned=3
+    )
     rnd = round_draw_generate(phase=phase, actor=organizer)
     round_publish(round=rnd, actor=organizer)
     first = rnd.matches.order_by("table_number").first()
