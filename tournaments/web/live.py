@@ -44,7 +44,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 from django.http import HttpRequest, parse_cookie
 from django.http.request import split_domain_port, validate_host
 
@@ -133,6 +133,8 @@ def stream_spec(parts: list[str], cookies: dict[str, str]) -> Spec | int:
             return _desk_spec(int(parts[1]), cookies)
     except DomainError as exc:
         return exc.status
+    except DatabaseError:  # the database is down: no stream, the page polls (and says so)
+        return 503
     finally:
         close_old_connections()
     return 404
