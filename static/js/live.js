@@ -78,14 +78,16 @@
     }
   }
 
-  // A burst of events (a result, then its standings) makes one fetch; a screen among
-  // thousands waits a little more, so that they do not all ask at the same millisecond.
+  // A burst of events (a result, then its standings) makes one fetch. The screens of a public
+  // page, maybe thousands, spread their fetches over most of a second so that the web server
+  // does not get them all in one millisecond; a table's phones (data-live-state) are few.
+  var spread = status ? 200 : 700;
   function soon() {
     if (timer) return;
     timer = window.setTimeout(function () {
       timer = null;
       refresh();
-    }, 100 + Math.random() * 200);
+    }, 100 + Math.random() * spread);
   }
 
   function message(event) {
