@@ -98,6 +98,8 @@ def _public_spec(club_slug: str, tournament_slug: str) -> Spec | None:
             .first()
         )
         memo = (now, found)
+        if len(_slugs) >= 10_000:  # made-up slugs must not grow it without end
+            _slugs.clear()
         _slugs[(club_slug, tournament_slug)] = memo
     return Spec(memo[1], _public) if memo[1] is not None else None
 
