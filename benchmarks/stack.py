@@ -198,15 +198,19 @@ class Stack:
     scaled: bool = False
     web_nodes: int = 2
     workers: int = 2
+    live_nodes: int = 2
 
     def __post_init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix=f"{self.database}-"))
         self.port = free_port()
         self.redis_port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.live_port = free_port()  # the live push's uvicorn (one-server layout)
         conf = "supervisord-scaled.conf" if self.scaled else "supervisord.conf"
         self.conf = ROOT / "deploy" / conf
-        self.programs = self.web_nodes + self.workers + 3 if self.scaled else 3
+        # web, live, worker, beat; scaled: the web nodes, the live nodes, the workers, beat, the
+        # balancer and PgBouncer
+        self.programs = self.web_nodes + self.live_nodes + self.workers + 3 if self.scaled else 4
         self.database_url = f"{POSTGRES}/{self.database}"
         self.log_path = self.dir / "stack.log"
         self.redis_process: subprocess.Popen | None = None
@@ -219,6 +223,7 @@ class Stack:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_COOKIES": "false",
             "BIND": f"127.0.0.1:{self.port}",
+            "LIVE_BIND": f"127.0.0.1:{self.live_port}",
             "WORKER_CONCURRENCY": str(self.worker_concurrency),
             "RECONCILE_SECONDS": str(self.reconcile_seconds),
             "AMARRAKO_RUN_DIR": str(self.dir / "run"),
@@ -233,6 +238,8 @@ class Stack:
             self.env.update(
                 WEB_NODES=str(self.web_nodes),
                 WEB_NODE_PORT=str(self.node_port),
+                LIVE_NODES=str(self.live_nodes),
+                LIVE_NODE_PORT=str(free_ports(self.live_nodes)),
                 WORKERS=str(self.workers),
                 PGBOUNCER_PORT=str(self.pgbouncer_port),
             )

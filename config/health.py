@@ -4,6 +4,11 @@
 failing one means restart the process. ``/readyz`` answers 200 only when the database and,
 where tasks are queued to a broker, the broker answer within a second; 503 names what is down,
 so traffic goes elsewhere until it is back. Neither needs a login nor says anything secret.
+
+``/readyz`` also reports the live push's Redis (``live``: ok, off or down) without failing on
+it: the pages work without the push (they poll), so a node that cannot push is still ready. The
+ASGI server's own probe is ``/live/readyz`` (tournaments/web/live.py): 503 while its streams
+cannot be fed.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from config.live import live_on, live_ping
 
 
 @never_cache
@@ -53,4 +60,6 @@ def readyz(request):
         "status": "down" if down else "ok",
         "checks": {name: ("down: " + error if error else "ok") for name, error in checks.items()},
     }
+    live = live_ping()
+    body["checks"]["live"] = "off" if not live_on() else "down: " + live if live else "ok"
     return JsonResponse(body, status=503 if down else 200)

@@ -11,6 +11,7 @@ so a test run under CI cannot quietly fall back to SQLite or eager tasks.
 import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -461,3 +462,28 @@ LOGGING = {
         "celery": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
     },
 }
+
+# --- Live push (Server-Sent Events) ----------------------------------------------------------
+
+# Where the pages open their stream (static/js/live.js): the paths under /live/ that the ASGI
+# server serves (config/asgi.py, tournaments/web/live.py). Empty turns the push off: the pages
+# keep their reload and polling. An absolute URL (http://192.168.1.10:8100/live/) for a stack
+# with no proxy in front, where the ASGI server has a port of its own (docs/deploy.md).
+LIVE_URL = os.environ.get("LIVE_URL", "/live/").strip()
+# The Redis of the push's pub/sub and replay buffers (config/live.py): the broker's by default.
+# Without it the push is off.
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or CELERY_BROKER_URL
+# Events each tournament keeps for a screen that reconnects (Last-Event-ID); one further
+# behind reloads what it shows.
+LIVE_REPLAY = int(os.environ.get("LIVE_REPLAY", "500"))
+# A comment line every LIVE_HEARTBEAT seconds keeps proxies from closing an idle stream.
+LIVE_HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "15"))
+# A stream ends after LIVE_MAX_SECONDS (plus up to 10 %); the browser reconnects at once with
+# its Last-Event-ID, to whichever node the balancer chooses: nodes stay evenly loaded.
+LIVE_MAX_SECONDS = float(os.environ.get("LIVE_MAX_SECONDS", "1800"))
+# Streams one ASGI process holds at most; past it, 503 (the page polls).
+LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "5000"))
+if LIVE_URL.startswith(("http://", "https://")):
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"].append(
+        urlsplit(LIVE_URL)._replace(path="", query="", fragment="").geturl()
+    )

@@ -8,7 +8,9 @@ processes use behind PgBouncer.
   per web node (``WEB_NODES`` nodes, node n on ``WEB_NODE_HOST``:``WEB_NODE_PORT`` + n - 1,
   as deploy/gunicorn.conf.py binds them; or, for nodes on other machines, ``WEB_SERVERS``:
   ``10.0.0.11:8001,10.0.0.12:8001``), checked on ``/readyz`` with a ``Host`` the application
-  allows (the first of ``ALLOWED_HOSTS``);
+  allows (the first of ``ALLOWED_HOSTS``); and ``/live/`` to the live push's uvicorn nodes
+  (``LIVE_NODES``, node n on ``LIVE_NODE_HOST``:``LIVE_NODE_PORT`` + n - 1, or
+  ``LIVE_SERVERS``), checked on ``/live/readyz``;
 - ``pgbouncer.ini`` (from ``pgbouncer.ini.template``) and ``pgbouncer-users.txt``: PgBouncer
   in transaction mode on ``PGBOUNCER_HOST``:``PGBOUNCER_PORT`` in front of the PostgreSQL of
   ``DATABASE_URL``, with its user and password (trust when the URL has no password, as
@@ -69,12 +71,22 @@ def render(run_dir: Path) -> str:
     servers = "\n".join(
         f"    server web{n} {address}" for n, address in enumerate(addresses, start=1)
     )
+    live_nodes = int(env("LIVE_NODES", "2"))
+    live_port = int(env("LIVE_NODE_PORT", "8101"))
+    live_host = env("LIVE_NODE_HOST", "127.0.0.1")
+    live_addresses = [a.strip() for a in env("LIVE_SERVERS", "").split(",") if a.strip()] or [
+        f"{live_host}:{live_port + n}" for n in range(live_nodes)
+    ]
+    live_servers = "\n".join(
+        f"    server live{n} {address}" for n, address in enumerate(live_addresses, start=1)
+    )
     haproxy = string.Template((HERE / "haproxy.cfg.template").read_text()).substitute(
         bind=env("BIND", "127.0.0.1:8000"),
         maxconn=env("LB_MAXCONN", "4096"),
         run_dir=run_dir,
         check_host=check_host(),
         servers=servers,
+        live_servers=live_servers,
     )
     (run_dir / "haproxy.cfg").write_text(haproxy)
 

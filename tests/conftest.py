@@ -39,6 +39,9 @@ SERVICE_MARKERS = {
 }
 SERVICE_SKIP_REASON = "needs {services}; run with CI=true to include it"
 
+# The live push's fixtures (stream_server, live_push).
+pytest_plugins = ["tests.live_support"]
+
 # Tests and their worker use their own Redis database, so that a run never sends messages to
 # (or takes them from) a developer's `make worker` on the configured one.
 TEST_BROKER_DB = 5
@@ -58,6 +61,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # The webhook tests' receivers are local servers (tests/clubs/test_webhooks.py turns the
     # guard back on to test it).
     settings.WEBHOOKS_ALLOW_PRIVATE = True
+    # The live push is off (the pages keep their polling) except in the tests that switch it
+    # on, on the test broker's Redis (tests/live_support.py): under CI the configured broker is
+    # the machine's database 0, whose channels other runs would hear.
+    settings.LIVE_REDIS_URL = ""
     # Here, before any test: even an eager .delay() opens (and caches) a producer pool on the
     # configured broker, so the broker cannot be switched later in the session.
     celery_app.conf.broker_url = celery_app.conf.result_backend = _test_broker_url()

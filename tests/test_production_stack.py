@@ -86,7 +86,7 @@ def stack(tmp_path, django_db_setup):
     if shutil.which("redis-server") is None:
         pytest.fail("the stack test starts its own redis-server, which is not on the PATH")
     database = f"amarrako_prodstack_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    port, redis_port = _free_port(), _free_port()
+    port, redis_port, live_port = _free_port(), _free_port(), _free_port()
     run_dir = tmp_path / "run"
     env = {
         **os.environ,
@@ -96,6 +96,7 @@ def stack(tmp_path, django_db_setup):
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_COOKIES": "false",
         "BIND": f"127.0.0.1:{port}",
+        "LIVE_BIND": f"127.0.0.1:{live_port}",
         "WEB_CONCURRENCY": "2",
         "WORKER_CONCURRENCY": "1",
         "AMARRAKO_RUN_DIR": str(run_dir),
@@ -252,8 +253,8 @@ def test_the_stack_starts_with_one_command_logs_json_and_comes_back_when_killed(
     _wait("/readyz answers 200", lambda: _get(f"{url}/readyz")[0] == 200, 300, log)
     _wait("the worker says it is ready", lambda: "ready." in log.read_text(), 120, log)
     _wait(
-        "supervisord reports web, worker and beat RUNNING",
-        lambda: ctl("status").count("RUNNING") == 3,
+        "supervisord reports web, live, worker and beat RUNNING",
+        lambda: ctl("status").count("RUNNING") == 4,
         120,
         log,
     )

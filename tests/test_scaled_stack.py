@@ -279,8 +279,8 @@ def _cookies(response) -> dict[str, str]:
 
 def test_every_program_runs_one_beat_and_the_database_through_pgbouncer(scaled):
     status = scaled.ctl("status")
-    for program in ("web:web1", "web:web2", "worker:worker1", "worker:worker2", "beat", "lb",
-                    "pgbouncer"):  # fmt: skip
+    for program in ("web:web1", "web:web2", "live:live1", "live:live2", "worker:worker1",
+                    "worker:worker2", "beat", "lb", "pgbouncer"):  # fmt: skip
         assert re.search(rf"^{re.escape(program)}\s+RUNNING", status, re.M), status
     commands = [
         Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")

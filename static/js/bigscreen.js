@@ -1,8 +1,9 @@
 /* Live fragments for the public pages, and the rotation of the venue's big screen.
  *
  * [data-live-src]: the element's content is fetched again from that URL every
- *   data-live-every seconds (and at once with data-live-now). A failed fetch keeps what is
- *   shown and marks the element .offline until the next one works.
+ *   data-live-every seconds (and at once with data-live-now), and whenever the live push
+ *   (static/js/live.js) says it changed; while the push is connected the polling rests. A
+ *   failed fetch keeps what is shown and marks the element .offline until the next one works.
  * [data-rotate]: the big screen. Its .slide sections (tables, standings) are shown side by
  *   side when both fit on the screen (at up to 80 % of the normal type size); otherwise one at
  *   a time, each for data-rotate seconds, showing every screenful of a slide before going on
@@ -225,9 +226,13 @@
     }
 
     if (el.hasAttribute("data-live-now")) load();
+    // the live push (static/js/live.js) says when something changed; the polling below is its
+    // fallback, resting while the stream is open
+    el.addEventListener("amarrako:live-refresh", load);
     if (every > 0) {
       setInterval(function () {
-        if (!document.hidden) load();
+        var pushed = window.amarrakoLive && window.amarrakoLive.connected;
+        if (!document.hidden && !pushed) load();
       }, every * 1000);
     }
   }

@@ -60,12 +60,15 @@
   // The board reloads itself every data-refresh seconds (without JavaScript, a <noscript> meta
   // refresh does), but not while the organizer is typing in a field or the tab is hidden: a
   // page that reloads under the reader cannot be paused (WCAG 2.2.1, axe's meta-refresh).
+  // While the live push is connected (static/js/live.js swaps the board as it changes) the
+  // reload rests: it is the push's fallback.
   var live = document.querySelector("[data-refresh]");
   if (live) {
     var every = parseInt(live.getAttribute("data-refresh"), 10) * 1000;
     window.setInterval(function () {
       var active = document.activeElement;
       if (document.hidden || (active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName))) return;
+      if (window.amarrakoLive && window.amarrakoLive.connected) return; // pushed: live.js
       window.location.reload();
     }, every);
   }

@@ -8,6 +8,8 @@
  * - sending: a form marked data-queue is posted through the queue kept on the phone
  *   (static/js/site.js: localStorage, resent with the same idempotency key from whichever page
  *   is open); this page says what happened and opens the receipt or shows the error;
+ * - live: when static/js/live.js swaps the page's content (the other pair sent its result), the
+ *   new forms get the same;
  * - offline: registers the service worker (static/js/sw.js) and keeps a first copy of this
  *   table's two pages and their files, so that a reload without connection shows the page.
  */
@@ -307,15 +309,21 @@
     doc.documentElement.classList.add("js");
     var data = doc.getElementById("t-i18n");
     texts = data ? JSON.parse(data.textContent) : {};
+    bind();
+    // the live push (static/js/live.js) swapped the page's content: its new forms
+    doc.addEventListener("amarrako:swapped", bind);
+    if (window.amarrakoQueue) listen();
+    offline();
+  }
+
+  function bind() {
     var quick = doc.getElementById("t-quick");
     if (quick) {
       quick.addEventListener("input", function () { tally(quick); });
       quick.addEventListener("change", function () { tally(quick); });
       tally(quick);
     }
-    if (window.amarrakoQueue) listen();
     all("form[data-queue]").forEach(queue);
-    offline();
   }
 
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from clubs.models import Player
 from config.errors import Conflict, Invalid
+from config.live import live_publish
 from config.queue import enqueue_on_commit
 from scoring.errors import RuleSetError
 from scoring.messages import Term, jsonable
@@ -711,6 +712,7 @@ def round_publish(*, round: Round, actor: User, managed: bool = False) -> Round:
         _audit(rnd.phase.tournament, "round_published", actor, new={"round": rnd.id})
         webhooks_round_published(round=rnd)
         _after_commit_email(rnd.id)
+        live_publish(tournament_id=rnd.phase.tournament_id, kind="round", public=True, round=rnd.id)
         # Byes are confirmed when drawn: they count once the round is public.
         _after_commit_standings(rnd.phase_id)
     return rnd
@@ -758,6 +760,7 @@ def round_close(*, round: Round, actor: User, managed: bool = False) -> Round:
         rnd.save(update_fields=["status", "closed_at"])
         _audit(rnd.phase.tournament, "round_closed", actor, new={"round": rnd.id})
         _after_commit_standings(rnd.phase_id)
+        live_publish(tournament_id=rnd.phase.tournament_id, kind="round", public=True, round=rnd.id)
     return rnd
 
 

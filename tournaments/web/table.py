@@ -46,6 +46,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError, Invalid, NotFound, error_message
+from config.live import live_stream
 from scoring import RuleSet, ScoringError, amarracos
 from scoring.jsonio import POSITIONS, hand_from_json, outcome_to_json
 from scoring.lances import LancePoints
@@ -333,6 +334,11 @@ def _render_table(
     if error is not None:
         context["error"] = _table_error(error, context)
         context["error_reload"] = _status(error) == 409
+    # the table's stream: the other pair's result, a dispute, the organizer's decision, shown
+    # as they happen (static/js/live.js swaps the page when the match's status changes)
+    live = live_stream(f"mesa/{match.token}", match.round.phase.tournament_id)
+    if live is not None:
+        context["live"] = {**live, "state": context["status"]}
     return render(request, "tables/table.html", context, status=status)
 
 

@@ -31,6 +31,7 @@ from django.db import models
 from django.utils import timezone
 
 from config.errors import Conflict, Invalid, NotFound, StaleVersion
+from config.live import live_publish
 from config.queue import enqueue_on_commit
 from scoring.messages import Term
 from tournaments.models import AuditEntry, Match, ResultSubmission
@@ -286,4 +287,13 @@ def answer_write(
         new["submission"] = submission.pk
         new["side"] = submission.side
     _audit(match, action=action, actor=actor, via=via, device=device, old=old, new=new)
+    # the screens: the table's phones, the organizer's board; the public ones once confirmed
+    live_publish(
+        tournament_id=match.round.phase.tournament_id,
+        kind=action,
+        public=match.status == Match.Status.CONFIRMED,
+        match=match.pk,
+        status=match.status,
+        version=match.version,
+    )
     return ResultAnswer(match, state, submission)

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import error_message
+from config.live import live_stream
 from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.selectors import results as result_selectors
 from tournaments.selectors import rounds as round_selectors
@@ -262,6 +263,10 @@ def round_board(request: HttpRequest, round_id: int, *, error: str = "", status:
         "complete": bool(played) and counts[Match.Status.CONFIRMED] == len(played),
         "refresh": BOARD_REFRESH if rnd.status == Round.Status.PUBLISHED and not error else 0,
         "error": error,
+        # the organizer's stream (their session): each table's state as it changes
+        "live": live_stream(f"organizador/{rnd.phase.tournament_id}", rnd.phase.tournament_id)
+        if rnd.status == Round.Status.PUBLISHED
+        else None,
     }
     return render(request, "organizer/board.html", context, status=status)
 

@@ -31,6 +31,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
+from config.live import live_stream
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors.calendar import dates_of_rounds
 from tournaments.selectors.registration import entry_team_players
@@ -250,6 +251,8 @@ class Context:
     prizes: list[dict[str, str]] = field(default_factory=list)
     #: the prizes awarded, once the tournament finished
     awards: list[dict] = field(default_factory=list)
+    #: the public stream of the live push (config.live.live_stream; None when it is off)
+    live: dict | None = None
 
     @property
     def has_bracket(self) -> bool:
@@ -591,6 +594,7 @@ def page_context(tournament: Tournament) -> Context:
     }
     urls = {key: reverse(f"web:{name}", args=args) for key, name in names.items()}
     return Context(
+        live=live_stream(f"torneos/{tournament.club.slug}/{tournament.slug}", tournament.pk),
         tournament=tournament,
         phases=phases,
         current_phase=current_phase,
