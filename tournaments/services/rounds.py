@@ -61,6 +61,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
 from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
+from tournaments.services.lengths import round_lengths_apply
 from tournaments.services.mail import email_render, site_link
 from tournaments.services.webhooks import webhooks_round_published
 
@@ -201,18 +202,20 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    round_lengths: dict | None = None,
     managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
 
-    Swiss needs ``rounds_planned``; a liguilla (round_robin) ``group_size``; a tres ceros
-    (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
-    lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
-    (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
-    the tournament's match format for this phase (e.g. a longer final). An option the format
-    does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
-    dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
-    ``separate_clubs_rounds`` 0.
+        Swiss needs ``rounds_planned``; a liguilla (round_robin) ``group_size``; a tres ceros
+        (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
+        lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
+        (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
+        the tournament's match format for this phase; ``round_lengths`` that of some of its rounds
+    (a final longer than the semi-finals: services.lengths). An option the format
+        does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
+        dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
+        ``separate_clubs_rounds`` 0.
     """
     with transaction.atomic():
         tournament = (
@@ -286,6 +289,7 @@ def phase_create(
                 option=error.code,
                 reason=error,
             ) from None
+        round_lengths_apply(phase, round_lengths)
         phase.save()
         _audit(
             tournament,
