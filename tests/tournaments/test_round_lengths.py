@@ -302,3 +302,34 @@ def test_a_length_change_and_a_result_at_once_never_leave_a_result_of_the_old_le
     else:
         # the change came first: the best of 3 was refused for the final's new length
         assert outcomes["result"] == "result_stage_length" and length == 3
+
+
+def test_an_archive_carries_the_lengths_and_refuses_lengths_it_cannot_mean():
+    # an archive of before the lengths has none: tests/test_golden.py imports one whole
+    from tests.tournaments.test_archive_bases import wipe
+    from tournaments.archive import checksum
+    from tournaments.selectors.archive import tournament_archive
+    from tournaments.services.archive import archive_import
+
+    t, organizer, entries, ko = knockout_of_8()
+    round_draw_generate(phase=ko, actor=organizer)
+    for number, payload in ((1, games(2, 1)), (2, games(2, 0)), (3, games(3, 1))):
+        play_round(Round.objects.get(phase=ko, number=number), organizer, payload)
+        bracket_advance(phase=ko)
+    archive = tournament_archive(tournament=t)
+    wipe(t.club)
+    (imported,) = archive_import(raw=archive, actor=organizer).tournaments
+    phase = imported.phases.get()
+    assert phase.settings["round_lengths"] == BASES
+    final = Match.objects.get(round__phase=phase, bracket_key="W3-1")
+    assert (final.games_a, final.games_b) == (3, 1)  # derived again at the final's length
+
+    # lengths an archive cannot mean are refused, naming where
+    damaged = tournament_archive(tournament=imported)
+    wipe(imported.club)
+    damaged["tournaments"][0]["phases"][0]["settings"]["round_lengths"] = {"final": {"x": 1}}
+    damaged["checksum"] = checksum(damaged)
+    with pytest.raises(Invalid) as refused:
+        archive_import(raw=damaged, actor=organizer)
+    assert refused.value.code == "archive_value"
+    assert refused.value.params["field"] == "settings"
