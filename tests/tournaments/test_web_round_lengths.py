@@ -134,3 +134,24 @@ def test_a_length_changed_for_the_final_reaches_its_phone(client, event):
     (match,) = final.matches.all()
     page = text_of(client.get(reverse("web:table", args=[match.token])).content.decode())
     assert "Final: al mejor de 3 vacas de 7 juegos" in page
+
+
+def test_the_desk_changes_the_length_of_a_round_not_played_yet(client, event):
+    t, organizer, ko, final = event
+    client.force_login(organizer)
+    desk = client.get(reverse("web:organizer-tournament", args=[t.pk])).content.decode()
+    assert 'data-testid="phase-lengths"' in desk
+    assert 'name="final_games_per_vaca" value="3"' in desk  # what the phase holds now
+    url = reverse("web:organizer-phase-lengths", args=[ko.pk])
+    kept = {"quarterfinal_games_per_vaca": "2", "semifinal_games_per_vaca": "2"}
+    response = client.post(url, {**kept, "final_games_per_vaca": "4"}, follow=True)
+    assert "Duración por ronda de Cuadro guardada." in text(response)
+    ko.refresh_from_db()
+    assert ko.settings["round_lengths"]["final"] == {"games_per_vaca": 4}
+    # the quarter-finals and semi-finals were played: their lengths stay, the desk says so
+    response = client.post(url, {"final_games_per_vaca": "4"}, follow=True)
+    assert response.status_code == 409
+    said = text(response)
+    assert "ronda 1 de Cuadro tiene partidas ya jugadas" in said, said[:3000]
+    ko.refresh_from_db()
+    assert ko.settings["round_lengths"]["semifinal"] == {"games_per_vaca": 2}

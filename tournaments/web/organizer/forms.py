@@ -727,6 +727,39 @@ class PhaseForm(Form):
         return data
 
 
+class RoundLengthsForm(Form):
+    """A knockout's length per round on the desk, after the phase was added: what
+    services.lengths.phase_round_lengths_set replaces (empty boxes: the phase's length)."""
+
+    STAGES = PhaseForm.STAGES
+    STAGE_OPTIONS = PhaseForm.STAGE_OPTIONS
+
+    def __init__(self, *args, phase: Phase | None = None, **kwargs):
+        if phase is not None and "initial" not in kwargs:
+            stored = (phase.settings or {}).get("round_lengths") or {}
+            kwargs["initial"] = {
+                f"{stage}_{name}": value
+                for stage, options in stored.items()
+                for name, value in options.items()
+            }
+        super().__init__(*args, **kwargs)
+        for stage in self.STAGES:
+            for name in self.STAGE_OPTIONS:
+                self.fields[f"{stage}_{name}"] = PhaseForm.base_fields[f"{stage}_{name}"]
+
+    def stage_fields(self) -> list:
+        return [self[f"{stage}_{name}"] for stage in self.STAGES for name in self.STAGE_OPTIONS]
+
+    def round_lengths(self) -> dict[str, dict[str, int]]:
+        lengths: dict[str, dict[str, int]] = {}
+        for stage in self.STAGES:
+            for name in self.STAGE_OPTIONS:
+                value = self.cleaned_data.get(f"{stage}_{name}")
+                if value is not None:
+                    lengths.setdefault(stage, {})[name] = value
+        return lengths
+
+
 class SwapEntriesForm(Form):
     entry_id = forms.TypedChoiceField(label=_("Pareja"), coerce=int)
     other_entry_id = forms.TypedChoiceField(label=_("con la pareja"), coerce=int)
