@@ -207,15 +207,15 @@ def phase_create(
 ) -> Phase:
     """Add a phase after the tournament's last one.
 
-        Swiss needs ``rounds_planned``; a liguilla (round_robin) ``group_size``; a tres ceros
-        (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
-        lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
-        (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
-        the tournament's match format for this phase; ``round_lengths`` that of some of its rounds
-    (a final longer than the semi-finals: services.lengths). An option the format
-        does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
-        dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
-        ``separate_clubs_rounds`` 0.
+    Swiss needs ``rounds_planned``; a liguilla (round_robin) ``group_size``; a tres ceros
+    (lives) ``lives``. A single elimination with ``source_id`` (an earlier liguilla, Swiss or
+    lives phase) and ``qualifiers_per_group`` is a knockout drawn from that phase's standings
+    (1A–2B, 1B–2A, …). ``stones_per_game``, ``games_per_vaca``, ``vacas_per_match`` override
+    the tournament's match format for this phase (e.g. a longer final). An option the format
+    does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
+    dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
+    ``separate_clubs_rounds`` 0. ``round_lengths``: the length of some of its rounds
+    (services.lengths: a final longer than the semi-finals).
     """
     with transaction.atomic():
         tournament = (
