@@ -18,7 +18,7 @@ Choices (documented in the API too):
   round number``, so the same tournament seed gives the same draw.
 - A bye (descanso) is a match with no ``entry_b``, kind bye, confirmed, won by the pair with
   the format's full score: ``games_per_vaca * vacas_per_match`` juegos, ``vacas_per_match``
-  vacas, 0 piedras (no stones were played).
+  vacas (the round's length: selectors.rounds.round_rules), 0 piedras (no stones were played).
 - A liguilla's resting pair has no match row at all: everybody rests once, so a rest is not a
   win. A liguilla match whose pair has withdrawn is not created (the other pair rests).
 - Tables: ``Tournament.tables_available`` (0 means no limit: one table per match); pinned
@@ -80,7 +80,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors.rounds import bracket_from_json, phase_rules
+from tournaments.selectors.rounds import bracket_from_json, round_rules
 from tournaments.selectors.standings import individual_rows, standings_compute
 
 log = logging.getLogger(__name__)
@@ -300,7 +300,7 @@ def table_pairings(tournament: Tournament, pairings: Sequence[Pairing]) -> list[
 
 
 def save_matches(phase: Phase, rnd: Round, planned: Sequence[Planned]) -> list[Match]:
-    rules = phase_rules(phase)
+    rules = round_rules(phase, rnd.number)  # a bye wins the round's full length
     now = timezone.now()
     rows = []
     for item in planned:

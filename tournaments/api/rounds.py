@@ -14,6 +14,7 @@ Paths (under /api/v1/):
 - POST tournaments/<id>/phases/create     add a phase
 - GET  phases/<id>                        one phase with its rounds
 - POST phases/<id>/rounds/generate        draw the next round (draft)
+- POST phases/<id>/lengths                the match length per round (a longer final)
 - POST phases/<id>/finish                 finish the phase
 - POST phases/<id>/advance                finish it and draw the next phase's first round
 - GET  phases/<id>/bracket                the bracket filled in so far
@@ -41,6 +42,7 @@ from tournaments.selectors import rounds as selectors
 from tournaments.selectors.standings import standings_cached
 from tournaments.selectors.tournaments import tournament_not_found
 from tournaments.services import rounds as services
+from tournaments.services.lengths import phase_round_lengths_set
 
 # --- Shared output shapes ---------------------------------------------------------------------
 
@@ -119,6 +121,44 @@ class GroupOutSerializer(serializers.Serializer):
         ref_name = "RoundsGroup"
 
 
+class LengthOutSerializer(serializers.Serializer):
+    stones_per_game = serializers.IntegerField()
+    games_per_vaca = serializers.IntegerField()
+    vacas_per_match = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "RoundsLength"
+
+
+class PhaseRoundOutSerializer(RoundSummaryOutSerializer):
+    length = LengthOutSerializer(
+        help_text="what this round is played to: the tournament's length, the phase's, the "
+        "round's (round_lengths)"
+    )
+
+    class Meta:
+        ref_name = "RoundsPhaseRound"
+
+
+#: a phase's lengths per round: on a knockout keyed final, semifinal, quarterfinal, earlier
+#: (the rounds before the quarter-finals); on any other phase by round number ("1", "2", …)
+ROUND_LENGTHS_HELP = (
+    "the match length of some rounds over the phase's: a knockout names them from the final "
+    '({"quarterfinal": {"games_per_vaca": 2}, "semifinal": {"games_per_vaca": 2}, "final": '
+    '{"games_per_vaca": 3}}, and "earlier" for the rounds before the quarter-finals), any '
+    'other phase by number ({"5": {"vacas_per_match": 2}}); each sets stones_per_game, '
+    "games_per_vaca and/or vacas_per_match"
+)
+
+
+def _round_lengths_field(**kwargs) -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text=ROUND_LENGTHS_HELP,
+        **kwargs,
+    )
+
+
 class PhaseOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     tournament_id = serializers.IntegerField()
@@ -140,8 +180,9 @@ class PhaseOutSerializer(serializers.Serializer):
     rules = serializers.DictField(
         allow_null=True, help_text="the effective rule set: the tournament's with the overrides"
     )
+    round_lengths = _round_lengths_field()
     groups = GroupOutSerializer(many=True)
-    rounds = RoundSummaryOutSerializer(many=True)
+    rounds = PhaseRoundOutSerializer(many=True)
 
     class Meta:
         ref_name = "RoundsPhase"
@@ -156,8 +197,12 @@ def _phase_data(phase: Phase, rounds: list[Round]) -> dict:
     data = {field: getattr(phase, field) for field in PHASE_FIELDS}
     data.update(
         rules=rules,
+        round_lengths=selectors.phase_round_lengths(phase),
         groups=(phase.settings or {}).get("groups", []),
-        rounds=[_round_summary(r) for r in rounds],
+        rounds=[
+            {**_round_summary(r), "length": selectors.round_length_values(phase, r.number)}
+            for r in rounds
+        ],
     )
     return data
 
@@ -270,6 +315,7 @@ class PhaseCreateApi(APIView):
         stones_per_game = serializers.IntegerField(required=False, min_value=0, max_value=1000)
         games_per_vaca = serializers.IntegerField(required=False, min_value=0, max_value=100)
         vacas_per_match = serializers.IntegerField(required=False, min_value=0, max_value=100)
+        round_lengths = _round_lengths_field(required=False)
 
         class Meta:
             ref_name = "RoundsPhaseCreateInput"
@@ -300,6 +346,32 @@ class PhaseDetailApi(APIView):
     )
     def get(self, request: Request, phase_id: int) -> Response:
         phase = selectors.phase_get_readable(phase_id=phase_id, user=request.user)
+        phase = selectors.phase_detail(phase=phase, user=request.user)
+        return Response(PhaseOutSerializer(_phase_data(phase, phase.visible_rounds)).data)
+
+
+class PhaseRoundLengthsApi(APIView):
+    class InputSerializer(Input):
+        round_lengths = _round_lengths_field()
+
+        class Meta:
+            ref_name = "RoundsPhaseRoundLengthsInput"
+
+    @extend_schema(
+        operation_id="rounds_phase_round_lengths",
+        request=InputSerializer,
+        responses={200: PhaseOutSerializer},
+        summary="Set the match length per round, replacing the phase's (organizers); a round "
+        "already played keeps its length",
+    )
+    def post(self, request: Request, phase_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        phase = phase_round_lengths_set(
+            phase=selectors.phase_get(phase_id=phase_id),
+            actor=request.user,
+            round_lengths=serializer.validated_data["round_lengths"],
+        )
         phase = selectors.phase_detail(phase=phase, user=request.user)
         return Response(PhaseOutSerializer(_phase_data(phase, phase.visible_rounds)).data)
 
@@ -616,6 +688,11 @@ urlpatterns = [
         "phases/<int:phase_id>/rounds/generate",
         RoundDrawGenerateApi.as_view(),
         name="rounds-round-generate",
+    ),
+    path(
+        "phases/<int:phase_id>/lengths",
+        PhaseRoundLengthsApi.as_view(),
+        name="rounds-phase-lengths",
     ),
     path("phases/<int:phase_id>/finish", PhaseFinishApi.as_view(), name="rounds-phase-finish"),
     path("phases/<int:phase_id>/advance", PhaseAdvanceApi.as_view(), name="rounds-phase-advance"),

@@ -33,6 +33,9 @@ Modules:
   `prizes_award`: who wins each from the phases' standings; ties shared or by lot).
 - `entries`: the field as the bases size it (`field_cut`, `entrants_dropped`) and the match
   format chosen by the number of entries (`format_for_entries`).
+- `lengths`: the match length per round ("semifinales al mejor de 3 juegos, final al mejor de
+  5"): a knockout's rounds counted from the final (`stage_of`), a round's effective length
+  (`length_of`, `round_length`), the lengths as the bases group them (`lengths_grouped`).
 - `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
   it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """

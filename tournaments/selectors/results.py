@@ -54,7 +54,7 @@ from tournaments.models import (
     Substitution,
 )
 from tournaments.selectors.prepared import Prepared
-from tournaments.selectors.rounds import phase_rules, round_not_found
+from tournaments.selectors.rounds import round_not_found, round_rules
 from tournaments.selectors.tournaments import tournament_is_published
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -272,8 +272,9 @@ def match_hands(match: Match) -> list[HandEntry]:
 
 
 def match_rules(*, match: Match) -> RuleSet:
-    """The tournament's rules with the phase's match format (the rounds area computes it)."""
-    return phase_rules(match.round.phase)
+    """The rules a match is played by: the tournament's, with its phase's and its round's
+    length (the rounds area computes it: selectors.rounds.round_rules)."""
+    return round_rules(match.round.phase, match.round.number)
 
 
 # --- Late penalties and the running score ------------------------------------------------------

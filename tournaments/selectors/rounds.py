@@ -5,7 +5,10 @@ a round's matches with their pairs, players and table numbers, a phase's bracket
 the confirmed results — in a fixed number of queries whatever the number of pairs, and saying
 who may read it (published tournaments are public; drafts, private tournaments and draft rounds
 only for the peña's organizers). `phase_rules` gives a phase's effective rule set, its form
-(scoring.Form) derived from the tournament's entrant kind (`rule_form`).
+(scoring.Form) derived from the tournament's entrant kind (`rule_form`); `round_rules` a
+round's, with the length the phase declares for that round (tournaments.draw.lengths: a final
+longer than the semi-finals), which every path reads through `round_rules` or
+selectors.results.match_rules.
 
 Must not: write anything, or decide a pairing (tournaments.draw does, through
 tournaments.draw_manager).
@@ -27,6 +30,7 @@ from config.errors import _translations as errors_catalog
 from scoring import Form, RuleSet
 from scoring.messages import Translations
 from tournaments.draw import REASON_TEXT, Bracket, BracketMatch, Side, Slot, champion, resolve
+from tournaments.draw.lengths import length_of, lengths_clean, round_length
 from tournaments.draw.reasons import render_reason
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors.tournaments import tournament_not_found
@@ -104,6 +108,87 @@ def phase_rules(phase: Phase) -> RuleSet:
         if value is not None:
             values[name] = value
     return RuleSet.from_dict(values)
+
+
+#: where a phase keeps its lengths per round (tournaments.draw.lengths' form)
+ROUND_LENGTHS = "round_lengths"
+
+
+def phase_is_knockout(phase: Phase) -> bool:
+    """A knockout names its rounds from the final; any other phase by number."""
+    return phase.format in ELIMINATION_FORMATS
+
+
+def phase_round_lengths(phase: Phase) -> dict[str, dict[str, int]]:
+    """The lengths the phase declares per round (``{}``: none), as stored in its settings."""
+    return dict((phase.settings or {}).get(ROUND_LENGTHS) or {})
+
+
+def phase_final_stage(phase: Phase) -> int | None:
+    """A knockout's round of play of its final, from its drawn bracket (None: not drawn yet,
+    or not a knockout)."""
+    bracket = phase.bracket
+    if not phase_is_knockout(phase) or not bracket or not bracket.get("finals"):
+        return None
+    final = bracket["finals"][0]
+    for m in bracket.get("matches", []):
+        if m.get("id") == final:
+            return m.get("stage") or m.get("round")
+    return None
+
+
+def round_options(phase: Phase, number: int) -> dict[str, int]:
+    """The match options round ``number`` of ``phase`` sets over the phase's (``{}``: it plays
+    the phase's length). A knockout reads them by the round counted from its final; a
+    knockout not drawn yet has no rounds to read them for."""
+    lengths = phase_round_lengths(phase)
+    if not lengths:
+        return {}
+    if phase_is_knockout(phase):
+        final = phase_final_stage(phase)
+        if final is None:
+            return {}
+        return round_length(lengths, round_number=number, final_stage=final)
+    return round_length(lengths, round_number=number)
+
+
+def round_length_values(phase: Phase, number: int) -> dict[str, int]:
+    """The length round ``number`` of ``phase`` is played to (stones_per_game,
+    games_per_vaca, vacas_per_match): the tournament's, the phase's, the round's."""
+    return length_of(
+        phase.tournament.rule_values(),
+        {name: getattr(phase, name) for name in PHASE_RULE_FIELDS},
+        round_options(phase, number),
+    )
+
+
+def round_rules(phase: Phase, number: int) -> RuleSet:
+    """The rule set round ``number`` of ``phase`` plays by: ``phase_rules`` with the length the
+    phase declares for that round. The one place a round's length is computed: the table's
+    phone, the organizer's forms, the API, the sheets, the standings and an archive's import
+    all read it here (or through selectors.results.match_rules). Raises
+    scoring.RuleSetError for values the engine refuses."""
+    values = _form_values(phase.tournament)
+    values.update(round_length_values(phase, number))
+    return RuleSet.from_dict(values)
+
+
+def round_lengths_check(phase: Phase, lengths: object) -> dict[str, dict[str, int]]:
+    """``lengths`` as the phase stores them (tournaments.draw.lengths.lengths_clean), each
+    checked by the engine over the phase's rule set. Raises DrawError or
+    scoring.RuleSetError."""
+    cleaned = lengths_clean(lengths, knockout=phase_is_knockout(phase))
+    values = _form_values(phase.tournament)
+    values.update(
+        {
+            name: getattr(phase, name)
+            for name in PHASE_RULE_FIELDS
+            if getattr(phase, name) is not None
+        }
+    )
+    for options in cleaned.values():
+        RuleSet.from_dict({**values, **options})
+    return cleaned
 
 
 # --- Who may read -----------------------------------------------------------------------------

@@ -65,7 +65,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
 )
-from tournaments.selectors.rounds import bracket_from_json, phase_rules
+from tournaments.selectors.rounds import bracket_from_json, round_rules
 
 #: how long a built answer stays in the cache when nothing changes (its key changes with them)
 STANDINGS_CACHE_SECONDS = 600
@@ -469,8 +469,6 @@ def individual_rows(*, phase: Phase) -> list[dict]:
                     s["won" if place == 1 else "lost"] += 1
         key = lambda s: (-s["points"], -s["won"], -s["played"])  # noqa: E731
     else:
-        rules = phase_rules(phase)
-        full = rules.games_per_vaca * rules.vacas_per_match
         matches = (
             Match.objects.filter(round__phase=phase, status=Match.Status.CONFIRMED)
             .exclude(round__status=Round.Status.DRAFT)
@@ -512,6 +510,8 @@ def individual_rows(*, phase: Phase) -> list[dict]:
         for number, ids in (phase.settings or {}).get("rests", {}).items():
             if int(number) not in published:
                 continue
+            rules = round_rules(phase, int(number))  # a rest wins the round's full length
+            full = rules.games_per_vaca * rules.vacas_per_match
             for pk in ids:
                 if pk in stats:
                     s = stats[pk]

@@ -58,6 +58,7 @@ from clubs.models import Club, Membership, Pair, Player, RuleSetPreset
 from clubs.roles import require_organizer
 from config.errors import Conflict, Forbidden, Invalid
 from scoring import Form
+from scoring.errors import RuleSetError
 from scoring.messages import Term
 from tournaments.archive import (
     FIELDS,
@@ -92,7 +93,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
-from tournaments.selectors.rounds import rule_form
+from tournaments.selectors.rounds import ROUND_LENGTHS, round_lengths_check, rule_form
 from tournaments.services.archive_checks import (
     ImportedPhase,
     ImportedRound,
@@ -113,6 +114,20 @@ class ImportResult:
     tournaments: list[Tournament]
     players_created: int
     pairs_created: int
+
+
+def _round_lengths_checked(phase: Phase, where: str) -> None:
+    """A phase's lengths per round as the engine and tournaments.draw.lengths read them (an
+    archive of before they existed has none: every round plays its phase's length)."""
+    lengths = (
+        (phase.settings or {}).get(ROUND_LENGTHS) if isinstance(phase.settings, dict) else None
+    )
+    if lengths is None:
+        return
+    try:
+        round_lengths_check(phase, lengths)
+    except (DrawError, RuleSetError):
+        raise _value_refused(where, "settings") from None
 
 
 def _value_refused(where: str, field: str) -> Invalid:
@@ -550,6 +565,7 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
             **local.refs("phases", p, at),
         )
         _checked(phase, at)
+        _round_lengths_checked(phase, at)
         phase.save()
         local.of("phases")[p["id"]] = phase
         held = ImportedPhase(phase, at)

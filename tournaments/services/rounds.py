@@ -62,6 +62,7 @@ from tournaments.selectors.rounds import (
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
 from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
+from tournaments.services.lengths import round_lengths_apply
 from tournaments.services.mail import email_render, site_link
 from tournaments.services.webhooks import webhooks_round_published
 
@@ -202,6 +203,7 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    round_lengths: dict | None = None,
     managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
@@ -213,7 +215,8 @@ def phase_create(
     the tournament's match format for this phase (e.g. a longer final). An option the format
     does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
     dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
-    ``separate_clubs_rounds`` 0.
+    ``separate_clubs_rounds`` 0. ``round_lengths``: the length of some of its rounds
+    (services.lengths: a final longer than the semi-finals).
     """
     with transaction.atomic():
         tournament = (
@@ -287,6 +290,7 @@ def phase_create(
                 option=error.code,
                 reason=error,
             ) from None
+        round_lengths_apply(phase, round_lengths)
         phase.save()
         _audit(
             tournament,

@@ -20,6 +20,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournaments.draw.lengths import lengths_grouped
 from tournaments.models import Tournament
 
 #: a prize's measure, counted the most / the fewest, in a player's words
@@ -89,6 +90,47 @@ def format_in_words(rules: dict[str, int]) -> str:
     if "stones_per_game" in rules:
         words.append(_("juegos a %(n)s piedras") % {"n": rules["stones_per_game"]})
     return ", ".join(words)
+
+
+#: a knockout's rounds counted from the final, as the bases name them
+STAGE_WORDS = {
+    "earlier": gettext_lazy("rondas anteriores"),
+    "quarterfinal": gettext_lazy("cuartos de final"),
+    "semifinal": gettext_lazy("semifinales"),
+    "final": gettext_lazy("final"),
+}
+
+
+def length_in_words(values: dict[str, int], *, stones: int | None = None) -> str:
+    """A match's length as the bases write it: "al mejor de 5 juegos" (3 juegos por vaca, 1
+    vaca), "al mejor de 3 vacas de 5 juegos"; with its stones when they differ from
+    ``stones`` ("al mejor de 3 juegos a 30 piedras")."""
+    games = 2 * values["games_per_vaca"] - 1
+    vacas = 2 * values["vacas_per_match"] - 1
+    if vacas == 1:
+        words = _("al mejor de %(n)s juegos") % {"n": games}
+    else:
+        words = _("al mejor de %(v)s vacas de %(n)s juegos") % {"v": vacas, "n": games}
+    if stones is not None and values["stones_per_game"] != stones:
+        words = _("%(length)s a %(n)s piedras") % {"length": words, "n": values["stones_per_game"]}
+    return words
+
+
+def round_lengths_in_words(
+    lengths: dict[str, dict[str, int]], phase_length: dict[str, int], *, knockout: bool
+) -> str:
+    """A phase's lengths per round as the bases write them: "cuartos de final y semifinales
+    al mejor de 3 juegos, final al mejor de 5 juegos" (knockout), "ronda 5 al mejor de 3 vacas
+    de 3 juegos"; "" when every round plays the phase's length."""
+    parts = []
+    for keys, whole in lengths_grouped(lengths, phase_length, knockout=knockout):
+        if knockout:
+            names = _and([str(STAGE_WORDS[key]) for key in keys])
+        else:
+            names = ngettext("ronda %(list)s", "rondas %(list)s", len(keys)) % {"list": _and(keys)}
+        length = length_in_words(whole, stones=phase_length["stones_per_game"])
+        parts.append(f"{names} {length}")
+    return ", ".join(parts)
 
 
 def field_in_words(tournament: Tournament) -> list[str]:

@@ -60,6 +60,7 @@ from tournaments.selectors.results import (
     table_view,
 )
 from tournaments.services import results as services
+from tournaments.web.bases import length_in_words
 from tournaments.web.names import round_name
 
 LANCES = ("grande", "chica", "pares", "juego")
@@ -153,6 +154,17 @@ def _other(side: str) -> str:
     return services.SIDE_B if side == services.SIDE_A else services.SIDE_A
 
 
+def _length_words(match: Match, rules: dict) -> str:
+    """The round's length in the bases' words when it is not the tournament's ("" if it is):
+    the phone asks for the match the round plays (selectors.rounds.round_rules)."""
+    base = match.round.phase.tournament.rule_values()
+    names = ("stones_per_game", "games_per_vaca", "vacas_per_match")
+    if all(rules[name] == base[name] for name in names):
+        return ""
+    length = length_in_words(rules, stones=base["stones_per_game"])
+    return f"{round_name(match.round)}: {length}"
+
+
 def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
     view = table_view(match=match)
     state = view["match"]
@@ -175,6 +187,8 @@ def _context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "state": state,
         "rules": rules,
         "round_name": round_name(match.round),
+        # a round played to its own length says so at the top ("Final: al mejor de 5 juegos")
+        "length_words": _length_words(match, rules),
         # when it is played, and its deadline once postponed (a query only for a date that
         # comes from the tournament's calendar of evenings)
         "when": match_when(match=match),

@@ -388,6 +388,9 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         for rnd in phase.visible_rounds:
             rnd.progress = progress.get(rnd.pk, {"total": 0, "confirmed": 0, "disputed": 0})
         phase.has_next = any(p.order > phase.order for p in phases)
+        # a knockout's length per round, changed on the desk (services.lengths)
+        if round_selectors.phase_is_knockout(phase):
+            phase.lengths_form = forms.RoundLengthsForm(phase=phase)
     checked_in = Entry.objects.filter(tournament=tournament, status=Entry.Status.CHECKED_IN).count()
     public_urls = {}
     if tournament.is_public and tournament.status != Tournament.Status.DRAFT:

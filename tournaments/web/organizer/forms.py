@@ -662,10 +662,41 @@ class PhaseForm(Form):
     stones_per_game = _optional_int(_("Piedras por juego (si cambia)"), min_value=10, max_value=100)
     games_per_vaca = _optional_int(_("Juegos por vaca (si cambia)"), min_value=1, max_value=9)
     vacas_per_match = _optional_int(_("Vacas por partida (si cambia)"), min_value=1, max_value=9)
+    # A knockout's length per round, counted from the final (services.lengths): empty, the
+    # round plays the phase's length
+    final_games_per_vaca = _optional_int(_("Final: juegos por vaca"), min_value=1, max_value=9)
+    final_vacas_per_match = _optional_int(_("Final: vacas por partida"), min_value=1, max_value=9)
+    semifinal_games_per_vaca = _optional_int(
+        _("Semifinales: juegos por vaca"), min_value=1, max_value=9
+    )
+    semifinal_vacas_per_match = _optional_int(
+        _("Semifinales: vacas por partida"), min_value=1, max_value=9
+    )
+    quarterfinal_games_per_vaca = _optional_int(
+        _("Cuartos de final: juegos por vaca"), min_value=1, max_value=9
+    )
+    quarterfinal_vacas_per_match = _optional_int(
+        _("Cuartos de final: vacas por partida"), min_value=1, max_value=9
+    )
+    earlier_games_per_vaca = _optional_int(
+        _("Rondas anteriores: juegos por vaca"), min_value=1, max_value=9
+    )
+    earlier_vacas_per_match = _optional_int(
+        _("Rondas anteriores: vacas por partida"), min_value=1, max_value=9
+    )
+
+    #: the knockout's stages the form sets a length for, and the options of each
+    STAGES = ("earlier", "quarterfinal", "semifinal", "final")
+    STAGE_OPTIONS = ("games_per_vaca", "vacas_per_match")
+    KNOCKOUTS = frozenset((Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION))
 
     def __init__(self, *args, phases=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source_id"].choices = [("", "—")] + [(p.pk, p.name) for p in phases]
+
+    def stage_fields(self) -> list:
+        """The length fields of each stage, the final last (the order it is played)."""
+        return [self[f"{stage}_{name}"] for stage in self.STAGES for name in self.STAGE_OPTIONS]
 
     #: The options the page shows for each format; the others are hidden (and left out here,
     #: so a box ticked before the format changed does not travel unseen).
@@ -686,11 +717,52 @@ class PhaseForm(Form):
         for name, formats in self.FORMAT_OPTIONS.items():
             if data["format"] not in formats:
                 data.pop(name)
+        lengths: dict[str, dict[str, int]] = {}
+        for stage in self.STAGES:
+            for name in self.STAGE_OPTIONS:
+                value = data.pop(f"{stage}_{name}", None)
+                if value is not None and data["format"] in self.KNOCKOUTS:
+                    lengths.setdefault(stage, {})[name] = value
+        if lengths:
+            data["round_lengths"] = lengths
         if "lives" in data:
             data["lives"] = data["lives"] or 3
         if "separate_clubs_rounds" in data:
             data["separate_clubs_rounds"] = data["separate_clubs_rounds"] or 0
         return data
+
+
+class RoundLengthsForm(Form):
+    """A knockout's length per round on the desk, after the phase was added: what
+    services.lengths.phase_round_lengths_set replaces (empty boxes: the phase's length)."""
+
+    STAGES = PhaseForm.STAGES
+    STAGE_OPTIONS = PhaseForm.STAGE_OPTIONS
+
+    def __init__(self, *args, phase: Phase | None = None, **kwargs):
+        if phase is not None and "initial" not in kwargs:
+            stored = (phase.settings or {}).get("round_lengths") or {}
+            kwargs["initial"] = {
+                f"{stage}_{name}": value
+                for stage, options in stored.items()
+                for name, value in options.items()
+            }
+        super().__init__(*args, **kwargs)
+        for stage in self.STAGES:
+            for name in self.STAGE_OPTIONS:
+                self.fields[f"{stage}_{name}"] = PhaseForm.base_fields[f"{stage}_{name}"]
+
+    def stage_fields(self) -> list:
+        return [self[f"{stage}_{name}"] for stage in self.STAGES for name in self.STAGE_OPTIONS]
+
+    def round_lengths(self) -> dict[str, dict[str, int]]:
+        lengths: dict[str, dict[str, int]] = {}
+        for stage in self.STAGES:
+            for name in self.STAGE_OPTIONS:
+                value = self.cleaned_data.get(f"{stage}_{name}")
+                if value is not None:
+                    lengths.setdefault(stage, {})[name] = value
+        return lengths
 
 
 class SwapEntriesForm(Form):

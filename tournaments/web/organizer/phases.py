@@ -1,8 +1,9 @@
 """The phases of a tournament: adding one, drawing its next round, finishing it, moving on.
 
-Responsible for: the form that adds a phase (its format, rounds and where its pairs come from),
-and the desk's POSTs that draw a phase's next round, finish a phase, or finish it and draw the
-first round of the next one. Errors of those POSTs are shown on the desk.
+Responsible for: the form that adds a phase (its format, rounds, where its pairs come from and
+a knockout's length per round), and the desk's POSTs that change a knockout's length per round,
+draw a phase's next round, finish a phase, or finish it and draw the first round of the next
+one. Errors of those POSTs are shown on the desk.
 
 Must not: hold a rule of pairing or of when a phase may end (tournaments.services.rounds and
 tournaments.draw do); write rows itself.
@@ -26,6 +27,7 @@ from config.errors import error_message
 from tournaments.models import Phase
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import rounds as round_services
+from tournaments.services.lengths import phase_round_lengths_set
 from tournaments.web.names import round_name
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, phase_for, status_of, tournament_for
@@ -107,3 +109,23 @@ def phase_advance(request: HttpRequest, phase_id: int):
         % {"phase": phase.name, "round": round_name(rnd), "next": rnd.phase.name},
     )
     return redirect("web:organizer-round", round_id=rnd.pk)
+
+
+@login_required
+@require_POST
+def phase_lengths(request: HttpRequest, phase_id: int):
+    """A knockout's length per round, changed from the desk (a round already played keeps
+    its own: the service refuses, and the desk says which)."""
+    phase = phase_for(request, phase_id)
+    form = forms.RoundLengthsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Las duraciones son números enteros del 1 al 9."))
+        return redirect("web:organizer-tournament", tournament_id=phase.tournament_id)
+    try:
+        phase_round_lengths_set(phase=phase, actor=request.user, round_lengths=form.round_lengths())
+    except USER_ERRORS as exc:
+        return desk_error(request, phase.tournament_id, exc)
+    messages.success(
+        request, _("Duración por ronda de %(phase)s guardada.") % {"phase": phase.name}
+    )
+    return redirect("web:organizer-tournament", tournament_id=phase.tournament_id)

@@ -1,7 +1,8 @@
 """What is printed for a round: the pairings for the wall and one sheet per mesa with its QR.
 
 Responsible for: the printable pairings of a round (by mesa, and the byes), and the table
-sheets: one per mesa with its two pairs, who is mano in the first hand and the QR code of the
+sheets: one per mesa with its two pairs, who is mano in the first hand, what the round is
+played to (its own length: a final longer than the semi-finals) and the QR code of the
 table's secret link (``/mesa/<token>/``, the table area's pages) as an inline SVG.
 
 Must not: make or change a table's token (the services do), or change anything: these pages
@@ -18,9 +19,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournaments.models import Match
 from tournaments.selectors import rounds as round_selectors
+from tournaments.web.bases import length_in_words
 from tournaments.web.organizer.common import round_for
 
 
@@ -39,8 +42,19 @@ def round_print(request: HttpRequest, round_id: int):
         "tournament": rnd.phase.tournament,
         "matches": [m for m in matches if m.kind != Match.Kind.BYE],
         "byes": [m for m in matches if m.kind == Match.Kind.BYE],
+        "length": _length(rnd),
     }
     return render(request, "organizer/round_print.html", context)
+
+
+def _length(rnd) -> str:
+    """What the round is played to, as the bases write it ("al mejor de 5 juegos, juegos a 40
+    piedras"): the round's own length when it has one (selectors.rounds.round_rules)."""
+    values = round_selectors.round_length_values(rnd.phase, rnd.number)
+    return _("%(length)s, juegos a %(n)s piedras") % {
+        "length": length_in_words(values),
+        "n": values["stones_per_game"],
+    }
 
 
 def _first_mano_player(match: Match) -> str:
@@ -75,5 +89,6 @@ def round_sheets(request: HttpRequest, round_id: int):
         "phase": rnd.phase,
         "tournament": rnd.phase.tournament,
         "sheets": sheets,
+        "length": _length(rnd),
     }
     return render(request, "organizer/round_sheets.html", context)

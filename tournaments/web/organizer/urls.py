@@ -87,6 +87,7 @@ urlpatterns = [
     path(T + "fases/nueva", phases.phase_create, name="organizer-phase-create"),
     path(F + "sortear", phases.round_generate, name="organizer-round-generate"),
     path(F + "terminar", phases.phase_finish, name="organizer-phase-finish"),
+    path(F + "duracion", phases.phase_lengths, name="organizer-phase-lengths"),
     path(F + "avanzar", phases.phase_advance, name="organizer-phase-advance"),
     path(R, rounds.round_detail, name="organizer-round"),
     path(

@@ -38,6 +38,8 @@ from tournaments.selectors.registration import entry_team_players
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
     MATCH_RELATED,
+    phase_is_knockout,
+    phase_round_lengths,
     phases_for_tournament,
 )
 from tournaments.selectors.standings import standings_cached, standings_for_phase, tiebreak_order
@@ -47,6 +49,7 @@ from tournaments.web.bases import (
     field_in_words,
     points_in_words,
     prize_in_words,
+    round_lengths_in_words,
 )
 
 STATE_TEXT = {
@@ -543,7 +546,9 @@ def rules_in_words_of(tournament: Tournament) -> list[str]:
 
 
 def phase_rules_in_words(tournament: Tournament, phases: list[Phase]) -> list[str]:
-    """A line for each phase that plays a different match format (a longer final)."""
+    """A line for each phase that plays a different match format (a longer final) or rounds
+    of their own length ("cuartos de final y semifinales al mejor de 3 juegos, final al mejor
+    de 5 juegos")."""
     lines = []
     base = tournament.rule_values()
     for phase in phases:
@@ -554,9 +559,16 @@ def phase_rules_in_words(tournament: Tournament, phases: list[Phase]) -> list[st
             if value is not None and value != base[name]:
                 values[name] = value
                 changed = True
+        parts = []
         if changed:
-            words = rules_in_words(values)[1:]
-            lines.append(f"{phase.name}: {', '.join(words)}")
+            parts.append(", ".join(rules_in_words(values)[1:]))
+        by_round = round_lengths_in_words(
+            phase_round_lengths(phase), values, knockout=phase_is_knockout(phase)
+        )
+        if by_round:
+            parts.append(by_round)
+        if parts:
+            lines.append(f"{phase.name}: {'; '.join(parts)}")
     return lines
 
 
