@@ -7,7 +7,7 @@ as plain JSON), a Round in draft and its Matches with their reason codes, bracke
 tables. Byes are saved as confirmed matches won with the format's full score.
 
 Must not: check permissions or round and phase states, open its own transaction, queue tasks
-or write audit entries — the services in tournaments/services/rounds.py do that and call this
+or write audit entries — the services in tournaments/services/rounds/ do that and call this
 module inside their transaction, with the phase row locked.
 
 Choices (documented in the API too):

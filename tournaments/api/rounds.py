@@ -1,6 +1,6 @@
 """API of the rounds area: phases, rounds and their tables, brackets and standings.
 
-Responsible for: the HTTP edge of tournaments/services/rounds.py (writes, organizers of the
+Responsible for: the HTTP edge of tournaments/services/rounds/ (writes, organizers of the
 tournament's peña only) and of tournaments/selectors/rounds.py and standings.py (reads, public
 for published tournaments; draft rounds only for the organizers). One view per write action,
 each with an input and an output serializer; errors come from the services as config.errors
