@@ -33,6 +33,10 @@ Modules:
   `prizes_award`: who wins each from the phases' standings; ties shared or by lot).
 - `entries`: the field as the bases size it (`field_cut`, `entrants_dropped`) and the match
   format chosen by the number of entries (`format_for_entries`).
+- `plan`: a tournament's plan as data: the rules by which a phase takes its entrants from
+  earlier phases (`rule_from_dict`, `resolve_entrants`), the whole plan checked before the
+  start (`plan_check`), groups of unequal sizes seeded by results (`group_sizes`,
+  `seed_groups`) and partial round robins (`partial_schedule`).
 - `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
   it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """
