@@ -74,10 +74,14 @@ def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round
         raise _tournament_finished(tournament)
     if phase.status == Phase.Status.FINISHED:
         raise _phase_finished(phase)
+    earlier_phases = Phase.objects.filter(tournament=tournament, order__lt=phase.order)
+    if phase.entrants:
+        # a phase fed by its entrants rules waits only for the phases it takes from: a
+        # Cuadro B is played beside the Cuadro A
+        sources = {r.get("phase") for r in phase.entrants if isinstance(r, dict)}
+        earlier_phases = earlier_phases.filter(order__in=sources - {None})
     earlier = list(
-        Phase.objects.filter(tournament=tournament, order__lt=phase.order)
-        .exclude(status=Phase.Status.FINISHED)
-        .values_list("name", flat=True)
+        earlier_phases.exclude(status=Phase.Status.FINISHED).values_list("name", flat=True)
     )
     if earlier:
         raise Conflict(

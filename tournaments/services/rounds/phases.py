@@ -15,13 +15,15 @@ from django.db.models import Max
 from config.errors import Conflict, Invalid
 from scoring.errors import RuleSetError
 from tournaments import draw_manager
-from tournaments.draw import champion, lives_left
+from tournaments.draw import DrawError, champion, lives_left
+from tournaments.draw.plan import SEEDINGS, rule_from_dict, rule_to_dict
 from tournaments.models import (
     Match,
     Phase,
     Round,
     Tournament,
 )
+from tournaments.selectors.plans import partial_rounds, plan_problem
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
     bracket_from_json,
@@ -59,6 +61,9 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    entrants: list | None = None,
+    seeding: str | None = None,
+    group_sizes: list[int] | None = None,
     managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
@@ -71,6 +76,15 @@ def phase_create(
     does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
     dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
     ``separate_clubs_rounds`` 0.
+
+    The plan (tournaments.draw.plan): ``entrants`` are the rules by which any phase takes its
+    entrants from earlier phases (top N, top N of each group, places X–Y, a group, those not
+    qualified, the losers of a round, a fixed list); ``seeding`` fills a liguilla's (or an
+    a-tres-ceros') groups from their order (snake, level, pots, lot), ``group_sizes`` gives
+    groups of unequal size, and ``rounds_planned`` on a liguilla is a partial round robin
+    ("three matches each": its groups play that many rounds, no rematch). A rule that cannot
+    work with the pairs registered is refused naming it; the whole plan is checked again when
+    the tournament starts.
     """
     with transaction.atomic():
         tournament = (
@@ -104,6 +118,8 @@ def phase_create(
             format,
             rounds_planned=rounds_planned,
             group_size=group_size,
+            group_sizes=group_sizes or None,
+            seeding=seeding or None,
             lives=lives,
             grand_final_reset=grand_final_reset,
             separate_clubs_rounds=separate_clubs_rounds,
@@ -111,20 +127,29 @@ def phase_create(
         lives = 3 if lives is None else lives
         grand_final_reset = True if grand_final_reset is None else grand_final_reset
         separate_clubs_rounds = separate_clubs_rounds or 0
-        _check_format_options(format, rounds_planned, group_size, lives, separate_clubs_rounds)
+        _check_format_options(
+            format, rounds_planned, group_size, lives, separate_clubs_rounds, group_sizes
+        )
         if third_place and format != Phase.Format.SINGLE_ELIMINATION:
             raise Invalid(
                 "Only a single elimination has a third-place match; turn it off.",
                 code="phase_third_place",
             )
         last = Phase.objects.filter(tournament=tournament).aggregate(top=Max("order"))["top"]
+        rules = _phase_rules_read(name, entrants, (last or 0) + 1, source)
+        _check_groups(format, group_size, group_sizes, seeding)
+        partial = rounds_planned if format == Phase.Format.ROUND_ROBIN else None
         phase = Phase(
             tournament=tournament,
             order=(last or 0) + 1,
             name=name,
             format=format,
-            rounds_planned=rounds_planned if format == Phase.Format.SWISS else None,
-            group_size=group_size if format == Phase.Format.ROUND_ROBIN else None,
+            rounds_planned=rounds_planned if format in ROUNDS_FORMATS else None,
+            group_size=group_size if format in GROUP_FORMATS else None,
+            group_sizes=list(group_sizes or []),
+            seeding=seeding or "",
+            entrants=rules,
+            settings={"partial_rounds": partial} if partial else {},
             qualifiers_per_group=qualifiers_per_group if source else None,
             lives=lives,
             third_place=third_place,
@@ -145,6 +170,7 @@ def phase_create(
                 reason=error,
             ) from None
         phase.save()
+        _check_plan(tournament, phase)
         _audit(
             tournament,
             "phase_created",
@@ -195,9 +221,14 @@ def _phase_source_format() -> Invalid:
 
 #: the options of a phase each format reads (source_id, qualifiers_per_group and third_place,
 #: a single elimination's, have their own checks)
+ROUNDS_FORMATS = (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
+GROUP_FORMATS = (Phase.Format.ROUND_ROBIN, Phase.Format.LIVES)
+
 FORMAT_OPTIONS = {
-    "rounds_planned": (Phase.Format.SWISS,),
-    "group_size": (Phase.Format.ROUND_ROBIN,),
+    "rounds_planned": ROUNDS_FORMATS,
+    "group_size": GROUP_FORMATS,
+    "group_sizes": GROUP_FORMATS,
+    "seeding": GROUP_FORMATS,
     "lives": (Phase.Format.LIVES,),
     "grand_final_reset": (Phase.Format.DOUBLE_ELIMINATION,),
     "separate_clubs_rounds": (Phase.Format.SWISS, Phase.Format.LIVES),
@@ -224,14 +255,23 @@ def _check_format_options(
     group_size: int | None,
     lives: int,
     separate_clubs_rounds: int,
+    group_sizes: list[int] | None = None,
 ) -> None:
     if format == Phase.Format.SWISS and (rounds_planned is None or rounds_planned < 1):
         raise Invalid(
             "A Swiss phase needs the number of rounds to play (at least 1).",
             code="phase_rounds_planned",
         )
-    if format == Phase.Format.ROUND_ROBIN and (group_size is None or group_size < 2):
+    if format == Phase.Format.ROUND_ROBIN and group_sizes:
+        pass  # the groups' sizes, checked apart
+    elif format == Phase.Format.ROUND_ROBIN and (group_size is None or group_size < 2):
         raise Invalid("A liguilla needs a group size of at least 2 pairs.", code="phase_group_size")
+    if format == Phase.Format.ROUND_ROBIN and rounds_planned is not None and rounds_planned < 1:
+        raise Invalid(
+            "A partial liguilla plays at least 1 round; leave the rounds empty for the full "
+            "round robin.",
+            code="phase_partial_rounds",
+        )
     if format == Phase.Format.LIVES and lives < 1:
         raise Invalid(
             "A tres ceros: pairs must be allowed at least one lost match (usually 3).",
@@ -242,6 +282,80 @@ def _check_format_options(
             "The rounds that keep peña-mates apart cannot be negative.",
             code="phase_separate_clubs",
         )
+
+
+def _phase_rules_read(
+    name: str, entrants: list | None, order: int, source: Phase | None
+) -> list[dict]:
+    """The phase's entrants rules as plain JSON, each read (DrawError naming it) and taking
+    from an earlier phase; none with a source (the knockout from its groups says it)."""
+    if not entrants:
+        return []
+    if source is not None:
+        raise Invalid(
+            "A phase takes its entrants either from its source's groups or by entrants rules, "
+            "not both; leave the source out.",
+            code="phase_source_and_rules",
+        )
+    if not isinstance(entrants, list):
+        raise Invalid("The entrants are a list of rules.", code="phase_entrants_list")
+    rules = []
+    for n, data in enumerate(entrants, start=1):
+        try:
+            rule = rule_from_dict(data)
+        except DrawError as error:
+            raise error.add_context(
+                "{phase}, entrants rule {rule}: {error}", phase=name, rule=n
+            ) from None
+        if rule.phase is not None and rule.phase >= order:
+            raise Invalid(
+                "{phase}, entrants rule {rule}: it takes from phase {source}, which is not an "
+                "earlier phase; a phase takes its entrants from phases before it.",
+                code="phase_rule_source",
+                phase=name,
+                rule=n,
+                source=rule.phase,
+            )
+        rules.append(rule_to_dict(rule))
+    return rules
+
+
+def _check_groups(
+    format: str, group_size: int | None, group_sizes: list[int] | None, seeding: str | None
+) -> None:
+    if seeding and seeding not in SEEDINGS:
+        raise Invalid(
+            "Unknown seeding '{seeding}'; choose one of {seedings}.",
+            code="plan_seeding",
+            seeding=str(seeding)[:20],
+            seedings=list(SEEDINGS),
+        )
+    if group_sizes and (
+        not isinstance(group_sizes, list)
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 2 for s in group_sizes)
+    ):
+        raise Invalid(
+            "The groups' sizes are whole numbers of at least 2 (e.g. 4 and 6).",
+            code="phase_group_sizes",
+        )
+    if format == Phase.Format.LIVES and seeding and not (group_size or group_sizes):
+        raise Invalid(
+            "An a tres ceros is seeded into groups only with their size; give it a group size.",
+            code="phase_seeding_without_groups",
+        )
+
+
+def _check_plan(tournament: Tournament, phase: Phase) -> None:
+    """The plan with this phase, for the pairs registered (once there are two): a rule that
+    cannot work is refused now, naming it."""
+    if not phase.entrants and not phase.group_sizes and not partial_rounds(phase):
+        return
+    registered = len(draw_manager.playing_entries(tournament))
+    if registered < 2:
+        return
+    problem = plan_problem(tournament, registered)
+    if problem is not None:
+        raise problem
 
 
 def phase_finish(*, phase: Phase, actor: User, managed: bool = False) -> Phase:
@@ -315,9 +429,18 @@ def _check_rounds_left(phase: Phase, rounds: list[Round]) -> None:
                 planned=planned,
             )
     elif phase.format == Phase.Format.LIVES:
-        entrants = [draw_manager.entrant(e) for e in draw_manager.playing_entries(phase.tournament)]
+        entrants = [draw_manager.entrant(e) for e in draw_manager.phase_entries(phase)]
         past = draw_manager.history(phase, before=len(rounds) + 1)
-        alive = [e for e, left in lives_left(entrants, past, lives=phase.lives).items() if left]
+        # an a tres ceros in each group: a group with two pairs still alive plays on
+        groups = [set(g["entry_ids"]) for g in (phase.settings or {}).get("groups", [])]
+        alive = []
+        for members in groups or [{e.id for e in entrants}]:
+            own = [e for e in entrants if e.id in members]
+            history = [r for r in past if r.a_id in members]
+            left = lives_left(own, history, lives=phase.lives)
+            alive = [e for e, lives in left.items() if lives]
+            if len(alive) >= 2:
+                break
         if len(alive) >= 2:
             raise Conflict(
                 "{alive} pairs of {phase} still have lives left; draw the next round.",
