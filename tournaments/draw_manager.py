@@ -120,7 +120,9 @@ def phase_entries(phase: Phase) -> list[Entry]:
     ids = phase_entrant_ids(phase)
     if ids is None:
         return playing_entries(phase.tournament)
-    rows = Entry.objects.filter(pk__in=ids).exclude(status=Entry.Status.WITHDRAWN)
+    rows = Entry.objects.filter(pk__in=ids, tournament_id=phase.tournament_id).exclude(
+        status=Entry.Status.WITHDRAWN
+    )
     by_id = {e.id: e for e in rows.select_related("pair")}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -147,7 +149,8 @@ def phase_entrant_ids(phase: Phase) -> list[int] | None:
         ).values_list("id", flat=True)
     )
     chosen = resolve_entrants(rules, sources, field_ids=field_ids, other_rules=others)
-    return [e for e, _ in chosen if e not in withdrawn]
+    own = set(Entry.objects.filter(tournament_id=phase.tournament_id).values_list("id", flat=True))
+    return [e for e, _ in chosen if e in own and e not in withdrawn]
 
 
 def source_result(source: Phase) -> SourceResult:

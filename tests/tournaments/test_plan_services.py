@@ -358,3 +358,19 @@ def test_rounds_robin_without_plan_still_draws_as_before():
     assert phase.entrants == [] and "entrants" not in phase.settings
     pairs = list(combinations(range(3), 2))
     assert len(pairs) == 3
+
+
+def test_a_fixed_list_names_entries_of_this_tournament_only():
+    t, organizer, _ = tournament_field(4)
+    other, _, strangers = tournament_field(2)
+    phase_create(tournament=t, actor=organizer, name="Suizo", format="swiss", rounds_planned=2)
+    with pytest.raises(Invalid) as error:
+        phase_create(
+            tournament=t,
+            actor=organizer,
+            name="Invitados",
+            format="single_elimination",
+            entrants=[{"rule": "fixed", "entries": [strangers[0].pk, strangers[1].pk]}],
+        )
+    assert error.value.code == "phase_rule_entries"
+    assert error.value.params["entries"] == [strangers[0].pk, strangers[1].pk]

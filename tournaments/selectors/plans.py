@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from config.errors import Invalid
+from scoring.messages import Term
 from tournaments.draw import DrawError
 from tournaments.draw.plan import (
     KINDS,
@@ -46,14 +47,16 @@ PHASE_OPTIONS = (
 )
 
 
-def _phase_json(phase: Phase) -> dict[str, Any]:
+def _phase_json(phase: Phase, orders: dict[int, int] | None = None) -> dict[str, Any]:
+    """``orders``: the tournament's phases' order by id, when the caller has them."""
     entrants = list(phase.entrants or [])
     if not entrants and phase.source_id is not None:
         # a knockout from its source's groups, as the plan's rule says it
+        source_order = (orders or {}).get(phase.source_id) or phase.source.order
         entrants = [
             {
                 "rule": "top_of_each_group",
-                "phase": phase.source.order,
+                "phase": source_order,
                 "count": phase.qualifiers_per_group or 1,
             }
         ]
@@ -95,7 +98,7 @@ def plan_of(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _invalid_plan(reason: str, **params: Any) -> Invalid:
+def _invalid_plan(reason: Term, **params: Any) -> Invalid:
     return Invalid(
         "This is not a plan Amarrako can read: {reason}",
         code="plan_unreadable",
@@ -108,22 +111,22 @@ def plan_phases_from_json(data: Any) -> list[dict[str, Any]]:
     """The phases of a plan's JSON, each as the keyword options of phase_create (``entrants``
     as rules' JSON); Invalid ``plan_unreadable`` or DrawError naming what is wrong."""
     if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
-        raise _invalid_plan("its format is not 'amarrako.plan'")
+        raise _invalid_plan(Term("its format is not 'amarrako.plan'"))
     if data.get("version") != PLAN_VERSION:
-        raise _invalid_plan("its version is not 1")
+        raise _invalid_plan(Term("its version is not 1"))
     phases = data.get("phases")
     if not isinstance(phases, list) or not phases:
-        raise _invalid_plan("it has no phases")
+        raise _invalid_plan(Term("it has no phases"))
     out = []
     for phase in phases:
         if not isinstance(phase, dict) or not isinstance(phase.get("name"), str):
-            raise _invalid_plan("a phase has no name")
+            raise _invalid_plan(Term("a phase has no name"))
         unknown = set(phase) - {"name", "format", "entrants", *PHASE_OPTIONS}
         if unknown:
-            raise _invalid_plan("a phase has an option Amarrako does not know")
+            raise _invalid_plan(Term("a phase has an option Amarrako does not know"))
         rules = phase.get("entrants") or []
         if not isinstance(rules, list):
-            raise _invalid_plan("a phase's entrants are not a list of rules")
+            raise _invalid_plan(Term("a phase's entrants are not a list of rules"))
         parsed = []
         for n, r in enumerate(rules, start=1):
             try:
@@ -133,10 +136,31 @@ def plan_phases_from_json(data: Any) -> list[dict[str, Any]]:
                     "{phase}, entrants rule {rule}: {error}", phase=phase["name"], rule=n
                 ) from None
         options = {k: phase[k] for k in PHASE_OPTIONS if k in phase}
+        if len(phase["name"]) > 80 or not isinstance(phase.get("format"), str):
+            raise _invalid_plan(Term("a phase's name is too long, or it has no format"))
+        for name, value in options.items():
+            if not _option_ok(name, value):
+                raise _invalid_plan(Term("a phase's option has a value of the wrong kind"))
         out.append(
             {"name": phase["name"], "format": phase.get("format"), **options, "entrants": parsed}
         )
     return out
+
+
+def _option_ok(name: str, value: Any) -> bool:
+    """A plan's phase option of the kind phase_create takes (its range is phase_create's to
+    check, naming it)."""
+    if value is None:
+        return True
+    if name in ("third_place", "grand_final_reset"):
+        return isinstance(value, bool)
+    if name == "seeding":
+        return isinstance(value, str)
+    if name == "group_sizes":
+        return isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in value
+        )
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1000
 
 
 def plan_specs(tournament: Tournament) -> list[PhaseSpec]:
@@ -184,14 +208,17 @@ def plan_shown(tournament: Tournament) -> bool:
     return Phase.objects.filter(tournament=tournament).count() > 1
 
 
-def plan_picture(tournament: Tournament) -> list[dict[str, Any]]:
+def plan_picture(tournament: Tournament, phases: list[Phase] | None = None) -> list[dict[str, Any]]:
     """The plan as one picture: each phase in order with its format, state, the rules that
     feed it (each with its source phase's name) and whether it is where the tournament is now
-    (the phases being played, else the first not finished)."""
-    phases = list(
-        Phase.objects.filter(tournament=tournament).select_related("source").order_by("order")
-    )
+    (the phases being played, else the first not finished). ``phases``: the tournament's, in
+    order, when the caller has loaded them (no query then)."""
+    if phases is None:
+        phases = list(
+            Phase.objects.filter(tournament=tournament).select_related("source").order_by("order")
+        )
     names = {p.order: p.name for p in phases}
+    orders = {p.pk: p.order for p in phases}
     # where the tournament is: the phases being played (parallel ones too), else the next one
     current = {p.pk for p in phases if p.status == Phase.Status.RUNNING} or {
         next((p.pk for p in phases if p.status != Phase.Status.FINISHED), None)
@@ -199,7 +226,7 @@ def plan_picture(tournament: Tournament) -> list[dict[str, Any]]:
     running = tournament.status == Tournament.Status.RUNNING
     out = []
     for phase in phases:
-        rules = _phase_json(phase)["entrants"]
+        rules = _phase_json(phase, orders)["entrants"]
         out.append(
             {
                 "phase": phase,

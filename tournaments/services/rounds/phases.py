@@ -18,6 +18,7 @@ from tournaments import draw_manager
 from tournaments.draw import DrawError, champion, lives_left
 from tournaments.draw.plan import SEEDINGS, rule_from_dict, rule_to_dict
 from tournaments.models import (
+    Entry,
     Match,
     Phase,
     Round,
@@ -136,7 +137,7 @@ def phase_create(
                 code="phase_third_place",
             )
         last = Phase.objects.filter(tournament=tournament).aggregate(top=Max("order"))["top"]
-        rules = _phase_rules_read(name, entrants, (last or 0) + 1, source)
+        rules = _phase_rules_read(name, entrants, (last or 0) + 1, source, tournament)
         _check_groups(format, group_size, group_sizes, seeding)
         partial = rounds_planned if format == Phase.Format.ROUND_ROBIN else None
         phase = Phase(
@@ -285,7 +286,11 @@ def _check_format_options(
 
 
 def _phase_rules_read(
-    name: str, entrants: list | None, order: int, source: Phase | None
+    name: str,
+    entrants: list | None,
+    order: int,
+    source: Phase | None,
+    order_tournament: Tournament,
 ) -> list[dict]:
     """The phase's entrants rules as plain JSON, each read (DrawError naming it) and taking
     from an earlier phase; none with a source (the knockout from its groups says it)."""
@@ -316,8 +321,27 @@ def _phase_rules_read(
                 rule=n,
                 source=rule.phase,
             )
+        if rule.entries:
+            _check_fixed(order_tournament, name, n, rule.entries)
         rules.append(rule_to_dict(rule))
     return rules
+
+
+def _check_fixed(tournament: Tournament, name: str, n: int, entries: tuple[int, ...]) -> None:
+    """A fixed list names entries of this tournament, each once."""
+    own = set(
+        Entry.objects.filter(tournament=tournament, pk__in=entries).values_list("id", flat=True)
+    )
+    strangers = [e for e in entries if e not in own]
+    if strangers or len(set(entries)) != len(entries):
+        raise Invalid(
+            "{phase}, entrants rule {rule}: entries {entries} are not entries of this tournament "
+            "(or are listed twice).",
+            code="phase_rule_entries",
+            phase=name,
+            rule=n,
+            entries=strangers or list(entries),
+        )
 
 
 def _check_groups(

@@ -418,7 +418,7 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         "public_urls": public_urls,
         "phases": phases,
         # the plan as one picture (more than one phase) and what in it cannot work yet
-        "plan": plan_picture(tournament) if len(phases) > 1 else [],
+        "plan": plan_picture(tournament, list(phases)) if len(phases) > 1 else [],
         "plan_problem": _plan_problem(tournament) if not finished and not running else "",
         "checked_in": checked_in,
         "managed": managed,

@@ -133,7 +133,7 @@ def tournament_page(request: HttpRequest, club_slug: str, tournament_slug: str) 
             "bracket": bracket,
             "champion": _champion(tournament, ctx) if tournament.status == "finished" else "",
             # the plan as one picture, once it has more than one phase
-            "plan": plan_picture(tournament) if len(ctx.phases) > 1 else [],
+            "plan": plan_picture(tournament, list(ctx.phases)) if len(ctx.phases) > 1 else [],
         },
     )
 
