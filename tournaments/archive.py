@@ -84,7 +84,7 @@ from config.errors import Invalid
 from scoring.messages import Term
 
 FORMAT = "amarrako.archive"
-VERSION = 5
+VERSION = 6
 
 #: deeper than any archive (a hand's bets inside a submission's payload are about 14 levels)
 MAX_DEPTH = 48
@@ -207,6 +207,9 @@ FIELDS: dict[str, dict[str, str]] = {
         "vacas_per_match": "int?",
         "bracket": "json",
         "settings": "json",
+        "entrants": "json",
+        "seeding": "str",
+        "group_sizes": "json",
     },
     "groups": {"id": "int", "name": "str", "entries": "list"},
     "rounds": {
@@ -414,8 +417,19 @@ ADDED_IN_5: dict[str, dict[str, Any]] = {
     "matches": {"scheduled_at": None, "deadline": None, "postponed_reason": ""},
 }
 
+#: what version 5 lacked: no plan (a phase took every pair that played, or a knockout its
+#: source's qualifiers; groups were drawn by lot at one size)
+ADDED_IN_6: dict[str, dict[str, Any]] = {
+    "phases": {"entrants": [], "seeding": "", "group_sizes": []},
+}
+
 #: by version, what it added to each kind of record (an older archive opens with these values)
-ADDED_IN: dict[int, dict[str, dict[str, Any]]] = {2: ADDED_IN_2, 3: ADDED_IN_3, 5: ADDED_IN_5}
+ADDED_IN: dict[int, dict[str, dict[str, Any]]] = {
+    2: ADDED_IN_2,
+    3: ADDED_IN_3,
+    5: ADDED_IN_5,
+    6: ADDED_IN_6,
+}
 
 
 # --- Building ----------------------------------------------------------------------------------
@@ -726,12 +740,27 @@ def phase_settings_remap(
             {**g, "entry_ids": [entries[i] for i in g.get("entry_ids", [])]}
             for g in settings["groups"]
         ]
+    if isinstance(settings.get("entrants"), list):
+        out["entrants"] = [entries[i] for i in settings["entrants"]]
     if isinstance(settings.get("rests"), dict):
         out["rests"] = {
             number: [(individuals or {})[i] for i in ids]
             for number, ids in settings["rests"].items()
         }
     return out
+
+
+def phase_entrants_remap(rules: Any, entries: Mapping[int, int]) -> Any:
+    """A phase's entrants rules (Phase.entrants) with the entry ids of a fixed list replaced
+    through ``entries``; KeyError for an id the archive does not hold."""
+    if not isinstance(rules, list):
+        return rules
+    return [
+        {**r, "entries": [entries[i] for i in r["entries"]]}
+        if isinstance(r, dict) and isinstance(r.get("entries"), list)
+        else r
+        for r in rules
+    ]
 
 
 def order_remap(order: Any, individuals: Mapping[int, int]) -> Any:

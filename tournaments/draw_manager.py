@@ -7,7 +7,7 @@ as plain JSON), a Round in draft and its Matches with their reason codes, bracke
 tables. Byes are saved as confirmed matches won with the format's full score.
 
 Must not: check permissions or round and phase states, open its own transaction, queue tasks
-or write audit entries — the services in tournaments/services/rounds.py do that and call this
+or write audit entries — the services in tournaments/services/rounds/ do that and call this
 module inside their transaction, with the phase row locked.
 
 Choices (documented in the API too):
@@ -44,7 +44,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from clubs.models import Pair
@@ -59,7 +59,10 @@ from tournaments.draw import (
     bracket_pairings,
     double_elimination,
     first_round,
+    initial_order,
     knockout_from_groups,
+    lives_left,
+    make_rng,
     pair_lives,
     pair_swiss,
     resolve,
@@ -69,7 +72,16 @@ from tournaments.draw import (
 )
 from tournaments.draw import Group as DrawGroup
 from tournaments.draw.individual import PastTable, pair_individuals, seat_frances
+from tournaments.draw.plan import (
+    SourceResult,
+    group_sizes,
+    partial_schedule,
+    resolve_entrants,
+    rule_from_dict,
+    seed_groups,
+)
 from tournaments.models import (
+    AuditEntry,
     Entry,
     FrancesSeat,
     FrancesTable,
@@ -99,6 +111,84 @@ def playing_entries(tournament: Tournament) -> list[Entry]:
     )
     checked_in = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
     return checked_in or entries
+
+
+def phase_entries(phase: Phase) -> list[Entry]:
+    """The entries that play ``phase``: those its entrants rules chose (kept in
+    ``settings["entrants"]`` at its first draw, in seed order, withdrawn pairs left out), else
+    every pair that plays (`playing_entries`)."""
+    ids = phase_entrant_ids(phase)
+    if ids is None:
+        return playing_entries(phase.tournament)
+    rows = Entry.objects.filter(pk__in=ids, tournament_id=phase.tournament_id).exclude(
+        status=Entry.Status.WITHDRAWN
+    )
+    by_id = {e.id: e for e in rows.select_related("pair")}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def phase_entrant_ids(phase: Phase) -> list[int] | None:
+    """The entry ids ``phase``'s entrants rules choose, in seed order (None: it has none):
+    the ones kept at its first draw, else chosen now from its sources' final standings."""
+    stored = (phase.settings or {}).get("entrants")
+    if stored is not None:
+        return list(stored)
+    if not phase.entrants:
+        return None
+    rules = [rule_from_dict(r) for r in phase.entrants]
+    phases = {p.order: p for p in Phase.objects.filter(tournament_id=phase.tournament_id)}
+    wanted = {r.phase for r in rules if r.phase is not None}
+    sources = {order: source_result(phases[order]) for order in wanted if order in phases}
+    others = [
+        rule_from_dict(r) for p in phases.values() if p.pk != phase.pk for r in (p.entrants or [])
+    ]
+    field_ids = [e.id for e in playing_entries(phase.tournament)]
+    withdrawn = set(
+        Entry.objects.filter(
+            tournament_id=phase.tournament_id, status=Entry.Status.WITHDRAWN
+        ).values_list("id", flat=True)
+    )
+    chosen = resolve_entrants(rules, sources, field_ids=field_ids, other_rules=others)
+    own = set(Entry.objects.filter(tournament_id=phase.tournament_id).values_list("id", flat=True))
+    return [e for e, _ in chosen if e in own and e not in withdrawn]
+
+
+def source_result(source: Phase) -> SourceResult:
+    """A finished phase as the entrants rules read it: its groups' final places and the
+    losers of each of its rounds."""
+    tables, _ = qualifier_standings(source)
+    losers: dict[int, list[int]] = {}
+    for number, a, b, winner in (
+        Match.objects.filter(round__phase=source, status=Match.Status.CONFIRMED)
+        .exclude(kind=Match.Kind.BYE)
+        .exclude(winner=None)
+        .values_list("round__number", "entry_a_id", "entry_b_id", "winner_id")
+        .order_by("round__number", "table_number", "id")
+    ):
+        losers.setdefault(number, []).extend(e for e in (a, b) if e is not None and e != winner)
+    return SourceResult(
+        groups=tuple(tuple(t) for t in tables),
+        losers={k: tuple(v) for k, v in losers.items()},
+    )
+
+
+def phase_entrants(phase: Phase) -> list[Entrant]:
+    """`phase_entries` as draw entrants; a phase fed by its entrants rules is seeded by the
+    order they gave (1 the best), the others keep their entries' seeds."""
+    entries = phase_entries(phase)
+    if not phase.entrants:
+        return [entrant(e) for e in entries]
+    return [replace(entrant(e), seed=n) for n, e in enumerate(entries, start=1)]
+
+
+def keep_entrants(phase: Phase) -> None:
+    """Keep the entrants ``phase``'s rules chose (at its first draw): later rounds, the
+    standings and an archive read them, whatever the sources' standings become."""
+    ids = phase_entrant_ids(phase)
+    if ids is None or "entrants" in (phase.settings or {}):
+        return
+    phase.settings = {**(phase.settings or {}), "entrants": ids}
+    phase.save(update_fields=["settings"])
 
 
 def entrant(entry: Entry) -> Entrant:
@@ -161,6 +251,8 @@ def plan_round(phase: Phase, number: int) -> list[Planned]:
     """The pairings of round ``number`` of ``phase`` by its format; for the first round of a
     liguilla or a bracket this also saves the groups or the bracket on the phase."""
     fmt = phase.format
+    if number == 1:
+        keep_entrants(phase)
     if fmt in (Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION):
         bracket = _new_bracket(phase, number)
         phase.bracket = bracket_to_json(bracket)
@@ -168,7 +260,9 @@ def plan_round(phase: Phase, number: int) -> list[Planned]:
         return [Planned(p) for p in first_round(bracket)]
     if fmt == Phase.Format.ROUND_ROBIN:
         return _round_robin(phase, number)
-    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
+    if fmt == Phase.Format.LIVES and has_groups(phase):
+        return _lives_in_groups(phase, number)
+    entrants = phase_entrants(phase)
     past = history(phase, before=number)
     order = ranking(phase, entrants) if past else None
     rng = lot_seed(phase, number)
@@ -194,18 +288,38 @@ def plan_round(phase: Phase, number: int) -> list[Planned]:
 
 def _new_bracket(phase: Phase, number: int) -> Bracket:
     rng = lot_seed(phase, number)
-    if phase.source_id is not None:
-        tables, names = qualifier_standings(phase.source)
+    crossing = _crossing(phase)
+    if crossing is not None:
+        source, qualifiers = crossing
+        tables, names = qualifier_standings(source)
         return knockout_from_groups(
             tables,
-            qualifiers=phase.qualifiers_per_group or 1,
+            qualifiers=qualifiers,
             third_place=phase.third_place,
             group_names=names,
         )
-    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
+    entrants = phase_entrants(phase)
     if phase.format == Phase.Format.DOUBLE_ELIMINATION:
         return double_elimination(entrants, rng=rng, reset=phase.grand_final_reset)
     return single_elimination(entrants, rng=rng, third_place=phase.third_place)
+
+
+def _crossing(phase: Phase) -> tuple[Phase, int] | None:
+    """The source phase and qualifiers per group when ``phase`` is a knockout drawn from
+    groups by crossing (1A–2B, 1B–2A, …): a ``source`` with qualifiers per group, or one
+    entrants rule taking the first N (or the winner) of each group of a phase with groups."""
+    if phase.source_id is not None:
+        return phase.source, phase.qualifiers_per_group or 1
+    if len(phase.entrants or []) != 1 or phase.entrants[0].get("rule") not in (
+        "top_of_each_group",
+        "group_winners",
+    ):
+        return None
+    rule = rule_from_dict(phase.entrants[0])
+    source = Phase.objects.filter(tournament_id=phase.tournament_id, order=rule.phase).first()
+    if source is None or not Group.objects.filter(phase=source).exists():
+        return None
+    return source, rule.count or 1
 
 
 def qualifier_standings(source: Phase) -> tuple[list[list[int]], list[str]]:
@@ -225,8 +339,8 @@ def qualifier_standings(source: Phase) -> tuple[list[list[int]], list[str]]:
     return tables, names
 
 
-def _round_robin(phase: Phase, number: int) -> list[Planned]:
-    if number == 1:
+def _round_robin(phase: Phase, number: int, *, create: bool = True) -> list[Planned]:
+    if number == 1 and create:
         _create_groups(phase)
     groups = {g.name: g for g in Group.objects.filter(phase=phase)}
     withdrawn = set(
@@ -236,7 +350,8 @@ def _round_robin(phase: Phase, number: int) -> list[Planned]:
     )
     planned = []
     for stored in phase.settings.get("groups", []):
-        schedule = round_robin_schedule(DrawGroup(stored["name"], tuple(stored["entry_ids"])))
+        group = DrawGroup(stored["name"], tuple(stored["entry_ids"]))
+        schedule = partial_schedule(group, phase.rounds_planned)
         if number > len(schedule):
             continue
         for p in schedule[number - 1]:
@@ -250,14 +365,28 @@ def _round_robin(phase: Phase, number: int) -> list[Planned]:
     ]
 
 
+def has_groups(phase: Phase) -> bool:
+    """A liguilla always plays in groups; an a-tres-ceros does when given their size."""
+    if phase.format == Phase.Format.ROUND_ROBIN:
+        return True
+    return phase.format == Phase.Format.LIVES and bool(phase.group_size or phase.group_sizes)
+
+
 def _create_groups(phase: Phase) -> None:
-    entrants = [entrant(e) for e in playing_entries(phase.tournament)]
-    drawn = round_robin_groups(
-        entrants,
-        rng=lot_seed(phase, 1),
-        group_size=phase.group_size,
-        separate_clubs=True,
-    )
+    """Draw the phase's groups: by lot with peña-mates apart (as always), or, with a seeding
+    or the groups' sizes given, seeded from its entrants' order (tournaments.draw.plan)."""
+    entrants = phase_entrants(phase)
+    if phase.seeding or phase.group_sizes or phase.format != Phase.Format.ROUND_ROBIN:
+        sizes = group_sizes(len(entrants), group_size=phase.group_size, sizes=phase.group_sizes)
+        ranked = [e.id for e in initial_order(entrants, make_rng(lot_seed(phase, 1)))]
+        drawn = seed_groups(ranked, sizes, method=phase.seeding or "snake", rng=lot_seed(phase, 1))
+    else:
+        drawn = round_robin_groups(
+            entrants,
+            rng=lot_seed(phase, 1),
+            group_size=phase.group_size,
+            separate_clubs=True,
+        )
     stored = []
     for g in drawn:
         row = Group.objects.create(phase=phase, name=g.name)
@@ -265,8 +394,74 @@ def _create_groups(phase: Phase) -> None:
         # The M2M keeps no order, and the schedule depends on the pot order: keep it here.
         stored.append({"name": g.name, "entry_ids": list(g.entrant_ids)})
     phase.settings = {**(phase.settings or {}), "groups": stored}
-    phase.rounds_planned = max(len(round_robin_schedule(g)) for g in drawn)
+    if phase.format == Phase.Format.ROUND_ROBIN:
+        # a partial round robin (the organizer's rounds) plays no more than the full one
+        full = max(len(round_robin_schedule(g)) for g in drawn)
+        phase.rounds_planned = min(phase.rounds_planned or full, full)
     phase.save(update_fields=["settings", "rounds_planned"])
+
+
+def _lives_in_groups(phase: Phase, number: int, *, create: bool = True) -> list[Planned]:
+    """An a-tres-ceros in each group: every group paired apart by its own results (out after
+    ``lives`` losses inside the group); one table order across the groups."""
+    if number == 1 and create:
+        _create_groups(phase)
+    groups = {g.name: g for g in Group.objects.filter(phase=phase)}
+    entrants = {e.id: e for e in phase_entrants(phase)}
+    past = history(phase, before=number)
+    planned = []
+    for stored in phase.settings.get("groups", []):
+        ids = [i for i in stored["entry_ids"] if i in entrants]
+        members = set(ids)
+        own = [r for r in past if r.a_id in members]
+        alive = lives_left([entrants[i] for i in ids], own, lives=phase.lives)
+        if sum(1 for left in alive.values() if left) < 2:
+            continue
+        pairings = pair_lives(
+            [entrants[i] for i in ids],
+            own,
+            lives=phase.lives,
+            rng=lot_seed(phase, number),
+            standings=None,
+            separate_clubs_rounds=phase.separate_clubs_rounds,
+        )
+        planned.extend(Planned(p, groups[stored["name"]]) for p in pairings)
+    if not planned:
+        raise DrawError(
+            "Every group of {phase} has its last pair standing; finish the phase.",
+            code="lives_groups_done",
+            phase=phase.name,
+        )
+    return [
+        Planned(replace(item.pairing, table_order=n), item.group)
+        for n, item in enumerate(planned, start=1)
+    ]
+
+
+def groups_redraw(phase: Phase, rnd: Round) -> None:
+    """After the organizer moved pairs between groups before round 1 started: the Group rows
+    follow ``settings["groups"]``, a liguilla's rounds follow its groups' new sizes, and round
+    1's matches are drawn again (tables too)."""
+    stored = phase.settings["groups"]
+    for g in stored:
+        Group.objects.get(phase=phase, name=g["name"]).entries.set(g["entry_ids"])
+    if phase.format == Phase.Format.ROUND_ROBIN:
+        full = max(
+            len(round_robin_schedule(DrawGroup(g["name"], tuple(g["entry_ids"])))) for g in stored
+        )
+        partial = (phase.settings or {}).get("partial_rounds")
+        phase.rounds_planned = min(partial or full, full)
+    phase.save(update_fields=["settings", "rounds_planned"])
+    # the trail of the old matches stays (its rows no longer point at them)
+    AuditEntry.objects.filter(match__round=rnd).update(match=None)
+    Match.objects.filter(round=rnd).delete()
+    if phase.format == Phase.Format.ROUND_ROBIN:
+        planned = _round_robin(phase, 1, create=False)
+    else:
+        planned = _lives_in_groups(phase, 1, create=False)
+    tabled = table_pairings(phase.tournament, [item.pairing for item in planned])
+    items = [replace(item, pairing=p) for item, p in zip(planned, tabled, strict=True)]
+    save_matches(phase, rnd, items)
 
 
 # --- Saving -----------------------------------------------------------------------------------
@@ -280,10 +475,27 @@ def save_round(phase: Phase, number: int, planned: Sequence[Planned]) -> Round:
     """Tables for ``planned`` (raises DrawError, e.g. too few tables), then the draft Round
     and its Matches."""
     tabled = table_pairings(phase.tournament, [item.pairing for item in planned])
+    busy = _tables_busy(phase)
+    if busy:
+        tabled = [p if p.table is None else replace(p, table=p.table + busy) for p in tabled]
     rnd = Round.objects.create(phase=phase, number=number, status=Round.Status.DRAFT)
     items = [replace(item, pairing=p) for item, p in zip(planned, tabled, strict=True)]
     save_matches(phase, rnd, items)
     return rnd
+
+
+def _tables_busy(phase: Phase) -> int:
+    """The highest table another phase's open round uses, when ``phase`` (fed by its entrants
+    rules) is played beside it (a Cuadro B beside the Cuadro A): its tables follow; else 0."""
+    if not phase.entrants:
+        return 0
+    top = (
+        Match.objects.filter(round__phase__tournament_id=phase.tournament_id)
+        .exclude(round__phase=phase)
+        .exclude(round__status=Round.Status.CLOSED)
+        .aggregate(top=Max("table_number"))["top"]
+    )
+    return top or 0
 
 
 def table_pairings(tournament: Tournament, pairings: Sequence[Pairing]) -> list[Pairing]:

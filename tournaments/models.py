@@ -263,6 +263,15 @@ class Phase(models.Model):
     #: elimination formats: the bracket structure from tournaments.draw, as plain data
     bracket = models.JSONField(null=True, blank=True)
     settings = models.JSONField(default=dict, blank=True)
+    #: the plan's rules by which this phase takes its entrants from earlier phases
+    #: (tournaments.draw.plan: ``[{"rule": "top", "phase": 1, "count": 8}, …]``); empty: every
+    #: pair that plays (or, with ``source``, the knockout from its groups, as before)
+    entrants = models.JSONField(default=list, blank=True)
+    #: how its groups are filled from the entrants' seed order (tournaments.draw.plan.SEEDINGS);
+    #: empty: drawn by lot with peña-mates apart, as before
+    seeding = models.CharField(max_length=8, blank=True, default="")
+    #: the groups' sizes where they differ (a 4 and a 6); empty: ``group_size`` decides
+    group_sizes = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "order"]
@@ -657,3 +666,22 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class PlanPreset(models.Model):
+    """A peña's saved plan (phases and how entrants flow between them), as the plain JSON of
+    tournaments.services.plans; the built-in plans live in code (tournaments.selectors.plans)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="plan_presets")
+    name = models.CharField(_("nombre"), max_length=80)
+    plan = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="plan_preset_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -396,14 +396,16 @@ def test_preset_values_nested_under_rules_are_refused_not_dropped(demo_client):
     assert RuleSetPreset.objects.count() == before
 
 
-def test_rounds_planned_on_a_liguilla_is_refused_not_dropped(demo_client):
+def test_an_option_a_liguilla_does_not_read_is_refused_not_dropped(demo_client):
+    """(``rounds_planned`` on a liguilla is read since the plan: a partial round robin,
+    tests/tournaments/test_plan_services.py.)"""
     client, ids = demo_client
     tournament = Tournament.objects.get(pk=ids["tournament_id"])
     phases = tournament.phases.count()
 
     response = client.post(
         _url("/api/v1/tournaments/{tournament_id}/phases/create", ids),
-        '{"name": "Liguilla", "format": "round_robin", "group_size": 4, "rounds_planned": 3}',
+        '{"name": "Liguilla", "format": "round_robin", "group_size": 4, "lives": 3}',
         content_type="application/json",
     )
 
@@ -412,7 +414,7 @@ def test_rounds_planned_on_a_liguilla_is_refused_not_dropped(demo_client):
     assert error["code"] == "phase_option_unread"
     assert error["params"] == {
         "format": "round_robin",
-        "option": "rounds_planned",
-        "formats": ["swiss"],
+        "option": "lives",
+        "formats": ["lives"],
     }
     assert tournament.phases.count() == phases

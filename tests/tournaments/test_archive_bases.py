@@ -74,7 +74,7 @@ def test_the_bases_and_the_calendar_survive_export_and_import():
     before = bases_of(t)
     assert before["prize_awards"]
     archive = tournament_archive(tournament=t)
-    assert archive["version"] == VERSION == 5
+    assert archive["version"] == VERSION == 6
     wipe(t.club)
 
     result = archive_import(raw=archive, actor=organizer)

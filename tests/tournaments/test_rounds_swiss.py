@@ -17,7 +17,7 @@ from tests.factories import (
 )
 from tournaments.draw import DrawError
 from tournaments.models import AuditEntry, Entry, Match, Phase, Round
-from tournaments.services import rounds as rounds_service
+from tournaments.services.rounds import drawing as rounds_drawing
 from tournaments.services.rounds import (
     phase_create,
     phase_finish,
@@ -187,14 +187,14 @@ def test_an_organizer_who_loses_the_race_to_draw_a_round_is_told_so(monkeypatch)
     PostgreSQL; here the other draw runs between the request's first read and its lock)."""
     t, organizer, _ = field(4)
     phase = swiss(t, organizer, rounds=2)
-    lock = rounds_service._lock_phase
+    lock = rounds_drawing._lock_phase
 
     def lock_after_somebody_else_drew(phase_id: int) -> Phase:
-        monkeypatch.setattr(rounds_service, "_lock_phase", lock)
+        monkeypatch.setattr(rounds_drawing, "_lock_phase", lock)
         round_draw_generate(phase=phase, actor=organizer)
         return lock(phase_id)
 
-    monkeypatch.setattr(rounds_service, "_lock_phase", lock_after_somebody_else_drew)
+    monkeypatch.setattr(rounds_drawing, "_lock_phase", lock_after_somebody_else_drew)
     with pytest.raises(Conflict) as error:
         round_draw_generate(phase=phase, actor=organizer)
     assert error.value.code == "round_drawn_twice"

@@ -1,6 +1,6 @@
 """API of the rounds area: phases, rounds and their tables, brackets and standings.
 
-Responsible for: the HTTP edge of tournaments/services/rounds.py (writes, organizers of the
+Responsible for: the HTTP edge of tournaments/services/rounds/ (writes, organizers of the
 tournament's peña only) and of tournaments/selectors/rounds.py and standings.py (reads, public
 for published tournaments; draft rounds only for the organizers). One view per write action,
 each with an input and an output serializer; errors come from the services as config.errors
@@ -37,6 +37,7 @@ from rest_framework.views import APIView
 
 from config.inputs import Input
 from scoring.errors import RuleSetError
+from tournaments.draw.plan import SEEDINGS
 from tournaments.models import Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.standings import standings_cached
@@ -177,6 +178,18 @@ class PhaseOutSerializer(serializers.Serializer):
     stones_per_game = serializers.IntegerField(allow_null=True)
     games_per_vaca = serializers.IntegerField(allow_null=True)
     vacas_per_match = serializers.IntegerField(allow_null=True)
+    entrants = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="the plan's rules by which this phase takes its entrants from earlier phases "
+        "(docs/plans.md); empty: every pair that plays",
+    )
+    seeding = serializers.CharField(
+        help_text="how its groups are filled: snake, level, pots, lot; empty: by lot with "
+        "peña-mates apart"
+    )
+    group_sizes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the groups' sizes where they differ"
+    )
     rules = serializers.DictField(
         allow_null=True, help_text="the effective rule set: the tournament's with the overrides"
     )
@@ -225,6 +238,9 @@ PHASE_FIELDS = (
     "stones_per_game",
     "games_per_vaca",
     "vacas_per_match",
+    "entrants",
+    "seeding",
+    "group_sizes",
 )
 
 
@@ -316,6 +332,25 @@ class PhaseCreateApi(APIView):
         games_per_vaca = serializers.IntegerField(required=False, min_value=0, max_value=100)
         vacas_per_match = serializers.IntegerField(required=False, min_value=0, max_value=100)
         round_lengths = _round_lengths_field(required=False)
+        entrants = serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            max_length=32,
+            help_text="entrants rules, e.g. [{'rule': 'top', 'phase': 1, 'count': 8}]; kinds: "
+            "all, top, top_of_each_group, group_winners, places, group, not_qualified, losers, "
+            "fixed (docs/plans.md). A rule that cannot work is a 400 naming it",
+        )
+        seeding = serializers.ChoiceField(
+            choices=[(s, s) for s in SEEDINGS],
+            required=False,
+            help_text="a liguilla's or an a tres ceros' groups filled from the entrants' order",
+        )
+        group_sizes = serializers.ListField(
+            child=serializers.IntegerField(min_value=2, max_value=64),
+            required=False,
+            max_length=64,
+            help_text="groups of unequal size, e.g. [4, 6]",
+        )
 
         class Meta:
             ref_name = "RoundsPhaseCreateInput"

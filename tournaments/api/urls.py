@@ -4,6 +4,7 @@ from tournaments.api import (
     archive,
     calendar,
     entrants,
+    plans,
     prizes,
     registration,
     results,
@@ -24,4 +25,5 @@ urlpatterns = [
     *archive.urlpatterns,
     *prizes.urlpatterns,
     *calendar.urlpatterns,
+    *plans.urlpatterns,
 ]

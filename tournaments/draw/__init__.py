@@ -36,6 +36,10 @@ Modules:
 - `lengths`: the match length per round ("semifinales al mejor de 3 juegos, final al mejor de
   5"): a knockout's rounds counted from the final (`stage_of`), a round's effective length
   (`length_of`, `round_length`), the lengths as the bases group them (`lengths_grouped`).
+- `plan`: a tournament's plan as data: the rules by which a phase takes its entrants from
+  earlier phases (`rule_from_dict`, `resolve_entrants`), the whole plan checked before the
+  start (`plan_check`), groups of unequal sizes seeded by results (`group_sizes`,
+  `seed_groups`) and partial round robins (`partial_schedule`).
 - `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
   it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """

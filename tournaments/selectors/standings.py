@@ -246,7 +246,9 @@ def standings_compute(*, phase: Phase) -> list[GroupStandings]:
     result = []
     for group in groups:
         in_group = [m for m in matches if m[_GROUP] == group.id]
-        result.append(_one(group, sorted(members[group.id]), in_group, by_id, order, points))
+        table = _one(group, sorted(members[group.id]), in_group, by_id, order, points)
+        # an a tres ceros in each group is placed inside its group
+        result.append(_placed(phase, table, in_group))
     return result
 
 

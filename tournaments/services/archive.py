@@ -70,6 +70,7 @@ from tournaments.archive import (
     order_remap,
     parse_date,
     parse_datetime,
+    phase_entrants_remap,
     phase_settings_remap,
 )
 from tournaments.draw import DrawError
@@ -459,7 +460,7 @@ _TOURNAMENT_COPIED = (
 )
 
 _PHASE_COPIED = tuple(
-    f for f in FIELDS["phases"] if f not in ("id", "source", "bracket", "settings")
+    f for f in FIELDS["phases"] if f not in ("id", "source", "bracket", "settings", "entrants")
 )
 
 _MATCH_COPIED = (
@@ -555,12 +556,14 @@ def _tournament(row: dict, where: str, club: Club, actor: User, ids: ArchiveIds)
         try:
             bracket = bracket_remap(p["bracket"], entry_pks)
             settings = phase_settings_remap(p["settings"], entry_pks, individual_pks)
+            entrants = phase_entrants_remap(p["entrants"], entry_pks)
         except (KeyError, TypeError, AttributeError):
             raise _value_refused(at, "bracket") from None
         phase = Phase(
             tournament=tournament,
             bracket=bracket,
             settings=settings,
+            entrants=entrants,
             **{f: p[f] for f in _PHASE_COPIED},
             **local.refs("phases", p, at),
         )

@@ -539,7 +539,7 @@ def _bracket_check(phase: ImportedPhase, imported: ImportedTournament) -> None:
 
 def _finished_check(phase: ImportedPhase) -> None:
     """A phase finishes once every round is closed, a bracket with its champion
-    (services.rounds._finish); a finished one says so."""
+    (services.rounds.phases._finish); a finished one says so."""
     if phase.phase.status != Phase.Status.FINISHED:
         return
     for rnd in phase.rounds:

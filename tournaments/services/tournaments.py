@@ -64,6 +64,7 @@ from tournaments.services.event_settings import (
     event_settings_apply,
 )
 from tournaments.services.field import registration_close
+from tournaments.services.plans import tournament_plan_check
 from tournaments.services.prizes import prizes_award
 from tournaments.services.registration import entry_waiting_promote
 from tournaments.services.rounds import phases_finish_open
@@ -535,6 +536,13 @@ def tournament_status_change(
                     device=device,
                 )
                 tournament.save()  # its rule columns (the status is saved below)
+            if tournament.entrant_kind not in (
+                Tournament.EntrantKind.INDIVIDUALS,
+                Tournament.EntrantKind.FRANCES,
+            ):
+                # the plan as a whole, for the pairs that will play (tournaments.draw.plan)
+                playing = tournament.entries.filter(status__in=ACTIVE_ENTRY_STATUSES).count()
+                tournament_plan_check(tournament=tournament, playing=playing)
         if status == Tournament.Status.FINISHED:
             # the phases finish with it, in order; one that cannot (a final still to play)
             # keeps the tournament running, naming it (a finished tournament stays finished:

@@ -37,11 +37,13 @@ from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.roles import require_organizer
 from config.errors import error_message
+from tournaments import draw_manager
 from tournaments.draw.entries import field_cut, format_for_entries
 from tournaments.models import Entry, Match, Phase, Round, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.calendar import dates_of_rounds, late_matches
 from tournaments.selectors.notifications import notification_text, notifications_for_tournament
+from tournaments.selectors.plans import plan_picture, plan_problem
 from tournaments.selectors.tournaments import preset_default_for_club, tournament_detail
 from tournaments.services import tournaments as tournament_services
 from tournaments.web.bases import award_in_words, format_in_words, prize_in_words
@@ -418,10 +420,19 @@ def _desk_context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         "notices": notices,
         "public_urls": public_urls,
         "phases": phases,
+        # the plan as one picture (more than one phase) and what in it cannot work yet
+        "plan": plan_picture(tournament, list(phases)) if len(phases) > 1 else [],
+        "plan_problem": _plan_problem(tournament) if not finished and not running else "",
         "checked_in": checked_in,
         "managed": managed,
         "next_step": managed or _next_step(tournament, phases, progress, checked_in),
     }
+
+
+def _plan_problem(tournament: Tournament) -> str:
+    registered = len(draw_manager.playing_entries(tournament))
+    problem = plan_problem(tournament, registered) if registered >= 2 else None
+    return error_message(problem) if problem else ""
 
 
 @login_required

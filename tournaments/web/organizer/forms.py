@@ -18,6 +18,7 @@ liguilla, eliminatoria, doble eliminación, a tres ceros, juego (game), vaca, pi
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -635,6 +636,38 @@ FORMAT_CHOICES = [
 ]
 
 
+RULE_CHOICES = [
+    ("", _("Todas las parejas inscritas")),
+    ("all", _("Todas las parejas de una fase")),
+    ("top", _("Las N primeras de una fase")),
+    ("top_of_each_group", _("Las N primeras de cada grupo")),
+    ("group_winners", _("El primero de cada grupo")),
+    ("places", _("Los puestos de X a Y")),
+    ("group", _("Las parejas de un grupo")),
+    ("not_qualified", _("Las no clasificadas (cuadro B)")),
+    ("losers", _("Las perdedoras de una ronda")),
+    ("fixed", _("Las parejas que elijo")),
+]
+#: what each rule reads besides its phase (tournaments.draw.plan)
+RULE_OPTIONS = {
+    "all": {"phase"},
+    "top": {"phase", "count"},
+    "top_of_each_group": {"phase", "count"},
+    "group_winners": {"phase"},
+    "places": {"phase", "first", "last"},
+    "group": {"phase", "group", "first", "last"},
+    "not_qualified": {"phase"},
+    "losers": {"phase", "stage"},
+}
+SEEDING_CHOICES = [
+    ("", _("Por sorteo, separando peñas")),
+    ("snake", _("En serpiente según la clasificación")),
+    ("level", _("Por nivel: los primeros al grupo 1, los siguientes al 2…")),
+    ("pots", _("Por sorteo dentro de cada bombo")),
+    ("lot", _("Por sorteo puro")),
+]
+
+
 class PhaseForm(Form):
     name = forms.CharField(label=_("Nombre de la fase"), max_length=80, initial=_("Suizo"))
     format = forms.ChoiceField(label=_("Sistema"), choices=FORMAT_CHOICES)
@@ -689,10 +722,90 @@ class PhaseForm(Form):
     STAGES = ("earlier", "quarterfinal", "semifinal", "final")
     STAGE_OPTIONS = ("games_per_vaca", "vacas_per_match")
     KNOCKOUTS = frozenset((Phase.Format.SINGLE_ELIMINATION, Phase.Format.DOUBLE_ELIMINATION))
+    # The plan: where this phase's pairs come from (one rule here; more as JSON below)
+    entrants_rule = forms.ChoiceField(
+        label=_("Parejas que juegan esta fase"), choices=RULE_CHOICES, required=False
+    )
+    entrants_phase = forms.TypedChoiceField(
+        label=_("De la fase"), coerce=int, required=False, empty_value=None
+    )
+    entrants_count = _optional_int(_("Cuántas (N)"), min_value=1, max_value=256)
+    entrants_first = _optional_int(_("Desde el puesto"), min_value=1, max_value=256)
+    entrants_last = _optional_int(_("Hasta el puesto"), min_value=1, max_value=256)
+    entrants_group = _optional_int(_("Grupo número"), min_value=1, max_value=64)
+    entrants_stage = _optional_int(_("Ronda número"), min_value=1, max_value=9)
+    entrants_entries = forms.TypedMultipleChoiceField(
+        label=_("Parejas elegidas"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    entrants_json = forms.CharField(
+        label=_("Reglas (JSON, para varias)"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text=_(
+            'Por ejemplo: [{"rule": "group_winners", "phase": 1}, {"rule": "places", "phase": 1, '
+            '"first": 9, "last": 10}]. Si lo rellenas, sustituye a la regla de arriba.'
+        ),
+    )
+    seeding = forms.ChoiceField(
+        label=_("Reparto en grupos"), choices=SEEDING_CHOICES, required=False
+    )
+    group_sizes = forms.CharField(
+        label=_("Grupos de distinto tamaño"),
+        required=False,
+        max_length=200,
+        help_text=_("Por ejemplo: 4, 6. Vacío: todos del tamaño de arriba."),
+    )
 
-    def __init__(self, *args, phases=(), **kwargs):
+    def __init__(self, *args, phases=(), entries=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source_id"].choices = [("", "—")] + [(p.pk, p.name) for p in phases]
+        self.fields["entrants_phase"].choices = [("", "—")] + [
+            (p.order, f"{p.order}. {p.name}") for p in phases
+        ]
+        self.fields["entrants_entries"].choices = [(e.pk, str(e.pair)) for e in entries]
+
+    def clean_group_sizes(self) -> list[int]:
+        text = (self.cleaned_data.get("group_sizes") or "").replace(";", ",")
+        try:
+            return [int(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(
+                _("Escribe los tamaños separados por comas: 4, 6.")
+            ) from None
+
+    def clean_entrants_json(self) -> list | None:
+        text = (self.cleaned_data.get("entrants_json") or "").strip()
+        if not text:
+            return None
+        try:
+            rules = json.loads(text)
+        except ValueError:
+            raise forms.ValidationError(_("Esto no es JSON válido.")) from None
+        if not isinstance(rules, list):
+            raise forms.ValidationError(_("Escribe una lista de reglas: [ … ]."))
+        return rules
+
+    def entrants(self) -> list[dict]:
+        """The entrants rules the form says (the JSON if given, else the one rule)."""
+        data = self.cleaned_data
+        if data.get("entrants_json") is not None:
+            return data["entrants_json"]
+        kind = data.get("entrants_rule")
+        if not kind:
+            return []
+        rule: dict[str, object] = {"rule": kind}
+        if kind == "fixed":
+            rule["entries"] = list(data.get("entrants_entries") or [])
+            return [rule]
+        for name in ("phase", "count", "first", "last", "group", "stage"):
+            value = data.get(f"entrants_{name}")
+            if value is not None and name in RULE_OPTIONS[kind]:
+                rule[name] = value
+        return [rule]
 
     def stage_fields(self) -> list:
         """The length fields of each stage, the final last (the order it is played)."""
@@ -701,8 +814,10 @@ class PhaseForm(Form):
     #: The options the page shows for each format; the others are hidden (and left out here,
     #: so a box ticked before the format changed does not travel unseen).
     FORMAT_OPTIONS = {
-        "rounds_planned": {Phase.Format.SWISS},
-        "group_size": {Phase.Format.ROUND_ROBIN},
+        "rounds_planned": {Phase.Format.SWISS, Phase.Format.ROUND_ROBIN},
+        "group_size": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
+        "seeding": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
+        "group_sizes": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
         "lives": {Phase.Format.LIVES},
         "source_id": {Phase.Format.SINGLE_ELIMINATION},
         "qualifiers_per_group": {Phase.Format.SINGLE_ELIMINATION},
@@ -714,6 +829,12 @@ class PhaseForm(Form):
     def service_kwargs(self) -> dict:
         """The cleaned values as phase_create takes them: the chosen format's options only."""
         data = dict(self.cleaned_data)
+        entrants = self.entrants()
+        for name in list(data):
+            if name.startswith("entrants_"):
+                data.pop(name)
+        if entrants:
+            data["entrants"] = entrants
         for name, formats in self.FORMAT_OPTIONS.items():
             if data["format"] not in formats:
                 data.pop(name)
@@ -725,6 +846,9 @@ class PhaseForm(Form):
                     lengths.setdefault(stage, {})[name] = value
         if lengths:
             data["round_lengths"] = lengths
+        for name in ("seeding", "group_sizes"):
+            if name in data and not data[name]:
+                data.pop(name)
         if "lives" in data:
             data["lives"] = data["lives"] or 3
         if "separate_clubs_rounds" in data:

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import error_message
+from tournaments import draw_manager
 from tournaments.models import Phase
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import rounds as round_services
@@ -38,9 +39,10 @@ from tournaments.web.organizer.desk import desk_error
 def phase_create(request: HttpRequest, tournament_id: int):
     tournament = tournament_for(request, tournament_id)
     phases = round_selectors.phases_for_tournament(tournament=tournament, user=request.user)
+    entries = draw_manager.playing_entries(tournament)
     error, status = "", 200
     if request.method == "POST":
-        form = forms.PhaseForm(request.POST, phases=phases)
+        form = forms.PhaseForm(request.POST, phases=phases, entries=entries)
         if form.is_valid():
             try:
                 phase = round_services.phase_create(
@@ -62,7 +64,7 @@ def phase_create(request: HttpRequest, tournament_id: int):
             initial.update(name=_("Eliminatoria"), format=Phase.Format.SINGLE_ELIMINATION)
         else:
             initial.update(name=_("Suizo"), format=Phase.Format.SWISS, rounds_planned=5)
-        form = forms.PhaseForm(phases=phases, initial=initial)
+        form = forms.PhaseForm(phases=phases, entries=entries, initial=initial)
     context = {"tournament": tournament, "form": form, "error": error, "phases": phases}
     return render(request, "organizer/phase_form.html", context, status=status)
 

@@ -87,10 +87,31 @@ def round_detail(
         "move_form": bound.get("move")
         or forms.MoveTableForm(matches=tabled, initial={"table_number": free[0] if free else None}),
         "open": next(iter(bound), ""),
+        # round 1 of a phase in groups: a pair may still move to another group
+        "group_move": _group_move(rnd),
         "error": error,
         **_players_alone(request, rnd),
     }
     return render(request, "organizer/round.html", context, status=status)
+
+
+def _group_move(rnd: Round) -> dict | None:
+    """The pairs and groups of round 1 of a phase in groups (for *Mover de grupo*), else None."""
+    groups = (rnd.phase.settings or {}).get("groups")
+    if rnd.number != 1 or not groups:
+        return None
+    names = {
+        e.pk: str(e.pair)
+        for e in Entry.objects.filter(
+            pk__in=[i for g in groups for i in g["entry_ids"]]
+        ).select_related("pair")
+    }
+    return {
+        "entries": [
+            (i, f"{names.get(i, i)} ({g['name']})") for g in groups for i in g["entry_ids"]
+        ],
+        "groups": [g["name"] for g in groups],
+    }
 
 
 def _players_alone(request: HttpRequest, rnd: Round) -> dict:

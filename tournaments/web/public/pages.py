@@ -28,6 +28,7 @@ from django.views.decorators.http import require_safe
 from config.errors import NotFound
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors.entrants import frances_table_list
+from tournaments.selectors.plans import plan_picture
 from tournaments.selectors.registration import entry_list
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
@@ -135,6 +136,8 @@ def tournament_page(request: HttpRequest, club_slug: str, tournament_slug: str) 
             "standings": standings,
             "bracket": bracket,
             "champion": _champion(tournament, ctx) if tournament.status == "finished" else "",
+            # the plan as one picture, once it has more than one phase
+            "plan": plan_picture(tournament, list(ctx.phases)) if len(ctx.phases) > 1 else [],
         },
     )
 
