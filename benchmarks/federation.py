@@ -91,8 +91,9 @@ from load import (  # noqa: E402
 from soak import random_games  # noqa: E402
 from stack import Down, Http, Organizer, Stack  # noqa: E402
 
-# A pareja B that still sees no result after this long gives up (counted as an error).
-PATIENCE = 120.0
+# A pareja B that still sees no result this long after pareja A's phone is done (answered or
+# failed) gives up (counted as an error); it waits as long as A is still sending its hands.
+PATIENCE = 60.0
 # Hands a by-hand match takes, about (games of 40 won in three or four hands of ~20 stones).
 HANDS_GUESS = 10
 
@@ -117,7 +118,7 @@ class Day(Paced):
                 print(f"  error: {what}", flush=True)
 
 
-@dataclass
+@dataclass(eq=False)
 class Centre:
     number: int
     pairs: int
@@ -269,14 +270,22 @@ def draw_all(base: str, token: str, centres: list[Centre], day: dict, seed: int)
     return took
 
 
-def close_all(base: str, token: str, centres: list[Centre], day: dict) -> None:
+def close_all(base: str, token: str, centres: list[Centre], day: dict) -> list[Centre]:
+    """Every organizer closes its round; returns the centres that could not (an error each,
+    counted by the desk), which play no further."""
+    failed: list[Centre] = []
+
     def one(centre: Centre) -> None:
         desk = Desk(base, token, day)
-        desk.call("POST", f"rounds/{centre.round_id}/close")
+        try:
+            desk.call("POST", f"rounds/{centre.round_id}/close")
+        except (RuntimeError, Down):
+            failed.append(centre)
         desk.http.close()
 
     with ThreadPoolExecutor(len(centres)) as pool:
         list(pool.map(one, centres))
+    return failed
 
 
 # --- the phones --------------------------------------------------------------------------------
@@ -309,6 +318,7 @@ def api_table(
     """The two phones of a table that finishes at ``at``."""
     match_id, token, games, entries = table
     path = f"/api/v1/table/{token}"
+    a_done: list[float] = []  # when pareja A's phone was done: B's patience counts from there
 
     def quick(http: Http) -> None:
         answer, read, done = due(http, at, "GET", path)
@@ -383,6 +393,7 @@ def api_table(
         except Down as error:
             run.error(f"pareja A: {error}")
         finally:
+            a_done.append(time.monotonic())
             http.close()
 
     def b() -> None:
@@ -398,8 +409,8 @@ def api_table(
                     run.reads.append(read)
                 if answer.body["match"]["status"] == "submitted":
                     break
-                if done - at > PATIENCE:
-                    raise Down(f"no result at table {match_id} after {PATIENCE} s")
+                if a_done and done - a_done[0] > PATIENCE:
+                    raise Down(f"no result at table {match_id} {PATIENCE} s after A was done")
                 since = done + POLL_SECONDS
                 until(since)
             body = {"side": "b", "version": answer.body["match"]["version"]}
@@ -582,7 +593,8 @@ def finish_and_final(
     deadline = last + 600
     while True:
         board = org.call("GET", f"championships/{champ['id']}")
-        stops = board["stages"][0]["tournaments"]
+        ours = {c.tournament for c in centres}  # those that played to the end
+        stops = [s for s in board["stages"][0]["tournaments"] if s["tournament_id"] in ours]
         quota = sum(s["quota"] or 0 for s in stops)
         placed = sum(1 for s in stops for q in s["qualified"] if q["next_entry_id"])
         if all(s["flowed_at"] for s in stops) and quota and placed == quota:
@@ -689,14 +701,15 @@ def measure(args) -> dict:
             watcher.start()
         api_cpu, bare_cpu = Footprint(stack), Footprint(stack)
         draws: list[float] = []
+        playing = list(centres)
         draw_walls: list[float] = []
         try:
             for number in range(1, args.rounds + 1):
                 day["now"] = api
                 start = time.monotonic()
-                draws += draw_all(stack.base, token, centres, day, args.seed + number)
+                draws += draw_all(stack.base, token, playing, day, args.seed + number)
                 draw_walls.append(time.monotonic() - start)
-                tables = [(c, t) for c in centres for t in c.tables]
+                tables = [(c, t) for c in playing for t in c.tables]
                 random.Random(number).shuffle(tables)
                 times = arrivals(args.rate, len(tables), args.seed + number)
                 by_hand = [rng.random() < args.by_hand for _ in tables]
@@ -725,10 +738,11 @@ def measure(args) -> dict:
                 ):
                     time.sleep(0.2)  # every result is in the public standings
                 api_cpu.end()
-                missing = sum(len(c.unseen_public) for c in centres)
+                missing = sum(len(c.unseen_public) for c in playing)
                 if missing:
                     api.error(f"round {number}: {missing} results not in the standings")
-                close_all(stack.base, token, centres, day)
+                out = close_all(stack.base, token, playing, day)
+                playing = [c for c in playing if c not in out]
                 print(
                     f"round {number}: API played ({len(tables)} tables, "
                     f"{sum(by_hand)} by hand), load average {os.getloadavg()[0]:.1f}",
@@ -744,7 +758,7 @@ def measure(args) -> dict:
                     flush=True,
                 )
             day["now"] = api
-            final = finish_and_final(stack.base, token, centres, champ, day, args.desk_pause)
+            final = finish_and_final(stack.base, token, playing, champ, day, args.desk_pause)
         finally:
             stop.set()
             for watcher in watchers:
@@ -833,7 +847,10 @@ def report(args, m: dict) -> None:
         f"{f['flowed']:.1f} s, its first round ({f['matches']} matches) drawn and published "
         f"{f['drawn']:.1f} s"
     )
-    print(f"  errors: {api.errors + bare.errors} (API {api.errors}, bare {bare.errors})")
+    print(
+        f"  errors: {api.errors + bare.errors} (API {api.errors}, bare {bare.errors}); "
+        f"centres that could not close a round and stopped: {m['dropped']}"
+    )
     for what, lines in m["footprints"].items():
         print(f"== footprint over the {what}")
         for line in lines:
