@@ -784,6 +784,7 @@ def measure(args) -> dict:
         "final": final,
         "footprints": footprints,
         "served": served,
+        "dropped": len(centres) - len(playing),
     }
 
 
