@@ -6,7 +6,8 @@ Run it from the repository root (PostgreSQL on 127.0.0.1:5432, ``redis-server``,
 scaled layout Debian's ``haproxy`` and ``pgbouncer``; it uses a database and a Redis of its own,
 see benchmarks/stack.py)::
 
-    .venv/bin/python benchmarks/federation.py                 # 80 centres, ~15 minutes
+    .venv/bin/python benchmarks/federation.py                 # 80 centres, 3 rounds at 8 results/s
+    .venv/bin/python benchmarks/federation.py --rounds 2 --rate 3  # 40 min on a busy 2-core machine
     .venv/bin/python benchmarks/federation.py --centres 8     # a quick check, ~3 minutes
 
 **The day.** A championship of ``--centres`` centres (peñas, bars), each running its
