@@ -33,6 +33,10 @@ Modules:
   `prizes_award`: who wins each from the phases' standings; ties shared or by lot).
 - `entries`: the field as the bases size it (`field_cut`, `entrants_dropped`) and the match
   format chosen by the number of entries (`format_for_entries`).
+- `ladder`: group ladders (ascensos y descensos): the level groups (`ladder_groups`), a cycle's
+  rounds inside them (`ladder_round`), the moves after a cycle (`ladder_moves`).
+- `table_ladder`: the ladder of tables (sube y baja): winners up a table, losers down
+  (`table_ladder_start`, `table_ladder_next`), the optional swap, the table order.
 - `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
   it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """
