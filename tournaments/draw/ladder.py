@@ -80,15 +80,16 @@ class LadderMoves:
     down: tuple[int, ...]
 
 
-def ladder_check(*, entrants: int, groups: int, rule: LadderRule) -> None:
-    """DrawError naming the rule a field of ``entrants`` pairs breaks in ``groups`` groups."""
+def ladder_check(*, entrants: int | None, groups: int, rule: LadderRule) -> None:
+    """DrawError naming the rule a field of ``entrants`` pairs breaks in ``groups`` groups
+    (``entrants`` None: the field is not known yet; only the rule itself is checked)."""
     if groups < 2:
         raise DrawError(
             "A group ladder needs at least 2 level groups, not {groups}.",
             code="ladder_groups_too_few",
             groups=groups,
         )
-    if entrants < 2 * groups:
+    if entrants is not None and entrants < 2 * groups:
         raise DrawError(
             "A group ladder of {groups} groups needs at least 2 pairs in each group "
             "({needed} pairs); it has {entrants}. Choose fewer groups.",
@@ -110,6 +111,8 @@ def ladder_check(*, entrants: int, groups: int, rule: LadderRule) -> None:
             code="ladder_moves_too_few",
             moves=rule.moves,
         )
+    if entrants is None:
+        return
     smallest = entrants // groups
     if rule.move_by == "place" and 2 * (rule.moves or 1) > smallest:
         raise DrawError(

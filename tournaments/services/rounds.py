@@ -60,6 +60,7 @@ from tournaments.selectors.rounds import (
     round_not_found,
 )
 from tournaments.selectors.tournaments import tournament_check_organizer
+from tournaments.services import ladders
 from tournaments.services.base import MAX_TABLES, tournament_check_not_managed
 from tournaments.services.mail import email_render, site_link
 from tournaments.services.webhooks import webhooks_round_published
@@ -201,6 +202,7 @@ def phase_create(
     stones_per_game: int | None = None,
     games_per_vaca: int | None = None,
     vacas_per_match: int | None = None,
+    ladder: dict | None = None,
     managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
@@ -212,7 +214,8 @@ def phase_create(
     the tournament's match format for this phase (e.g. a longer final). An option the format
     does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
     dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
-    ``separate_clubs_rounds`` 0.
+    ``separate_clubs_rounds`` 0. A ladder (group_ladder, table_ladder) reads ``ladder``, its
+    options (services/ladders.py: ``ladder_options``).
     """
     with transaction.atomic():
         tournament = (
@@ -234,10 +237,11 @@ def phase_create(
                 format=str(format)[:40],
                 formats=list(Phase.Format.values),
             )
-        if tournament.entrant_kind in draw_manager.ALONE and format != Phase.Format.SWISS:
+        alone_formats = (Phase.Format.SWISS, Phase.Format.TABLE_LADDER)
+        if tournament.entrant_kind in draw_manager.ALONE and format not in alone_formats:
             raise Invalid(
                 "A tournament of players alone (individual or Mus francés) plays rounds drawn "
-                "one after another; choose the Swiss format.",
+                "one after another; choose the Swiss format or a table ladder (sube y baja).",
                 code="phase_format_alone",
                 format=str(format)[:40],
             )
@@ -249,6 +253,14 @@ def phase_create(
             lives=lives,
             grand_final_reset=grand_final_reset,
             separate_clubs_rounds=separate_clubs_rounds,
+            ladder=ladder,
+        )
+        ladder_settings = (
+            ladders.ladder_options(
+                tournament=tournament, format=format, ladder=ladder, rounds_planned=rounds_planned
+            )
+            if format in ladders.LADDER_FORMATS
+            else None
         )
         lives = 3 if lives is None else lives
         grand_final_reset = True if grand_final_reset is None else grand_final_reset
@@ -277,6 +289,9 @@ def phase_create(
             games_per_vaca=games_per_vaca,
             vacas_per_match=vacas_per_match,
         )
+        if ladder_settings is not None:
+            phase.settings = {"ladder": ladder_settings[0]}
+            phase.rounds_planned = ladder_settings[1]
         try:
             phase_rules(phase)
         except RuleSetError as error:
@@ -338,11 +353,12 @@ def _phase_source_format() -> Invalid:
 #: the options of a phase each format reads (source_id, qualifiers_per_group and third_place,
 #: a single elimination's, have their own checks)
 FORMAT_OPTIONS = {
-    "rounds_planned": (Phase.Format.SWISS,),
+    "rounds_planned": (Phase.Format.SWISS, Phase.Format.TABLE_LADDER),
     "group_size": (Phase.Format.ROUND_ROBIN,),
     "lives": (Phase.Format.LIVES,),
     "grand_final_reset": (Phase.Format.DOUBLE_ELIMINATION,),
     "separate_clubs_rounds": (Phase.Format.SWISS, Phase.Format.LIVES),
+    "ladder": ladders.LADDER_FORMATS,
 }
 
 
@@ -433,6 +449,7 @@ def _finish(phase: Phase, actor: User, *, stop_early: bool = False) -> None:
             )
     elif not stop_early:
         _check_rounds_left(phase, rounds)
+    ladders.ladder_finish(phase)
     phase.status = Phase.Status.FINISHED
     phase.save(update_fields=["status"])
     _audit(
@@ -446,7 +463,7 @@ def _finish(phase: Phase, actor: User, *, stop_early: bool = False) -> None:
 def _check_rounds_left(phase: Phase, rounds: list[Round]) -> None:
     """Conflict while a Swiss or liguilla phase has planned rounds to draw, or pairs of an
     a-tres-ceros phase still have lives."""
-    if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN):
+    if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN, *ladders.LADDER_FORMATS):
         planned = phase.rounds_planned or 0
         if len(rounds) < planned:
             raise Conflict(
@@ -616,7 +633,10 @@ def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round
         _check_next_round(phase, last, number)
     try:
         with transaction.atomic():
-            rnd = draw_manager.draw_round(phase, number)
+            if ladders.is_ladder(phase):
+                rnd = ladders.ladder_draw_round(phase, number)
+            else:
+                rnd = draw_manager.draw_round(phase, number)
     except IntegrityError:
         raise _round_drawn_twice(phase, number) from None
     if phase.status == Phase.Status.PENDING:
@@ -663,7 +683,11 @@ def _check_next_round(phase: Phase, last: Round, number: int) -> None:
             phase=phase.name,
         )
     planned = phase.rounds_planned
-    counted = phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
+    counted = phase.format in (
+        Phase.Format.SWISS,
+        Phase.Format.ROUND_ROBIN,
+        *ladders.LADDER_FORMATS,
+    )
     if counted and planned and number > planned:
         raise Conflict(
             "{phase} has all its {planned} rounds; finish the phase.",
