@@ -532,11 +532,10 @@ class StandingRowOutSerializer(serializers.Serializer):
         "elimination phases (the round the pair went out in)",
     )
     ladder_move = serializers.ChoiceField(
-        choices=("up", "down"),
-        allow_null=True,
+        choices=("up", "down", "stayed"),
         required=False,
         help_text="group ladder only: 'up' if the pair came up into this group after the last "
-        "cycle, 'down' if it came down, null if it stayed; absent in other phases",
+        "cycle, 'down' if it came down, 'stayed' otherwise; absent in other phases",
     )
 
     class Meta:

@@ -451,8 +451,12 @@ def rows_to_json(result: GroupStandings) -> list[dict]:
                 "separated_by": None if separated_by is None else str(separated_by),
                 # the points table's points, only with one ("2 puntos por partida ganada")
                 **({"points": row.points} if result.scored else {}),
-                # a group ladder's last move into the group: "up", "down" or None
-                **({"ladder_move": result.moves.get(row.pair)} if result.moves is not None else {}),
+                # a group ladder's last move into the group: "up", "down" or "stayed"
+                **(
+                    {"ladder_move": result.moves.get(row.pair, "stayed")}
+                    if result.moves is not None
+                    else {}
+                ),
             }
         )
     return out
