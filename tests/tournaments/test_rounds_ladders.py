@@ -224,6 +224,19 @@ def test_table_ladder_winners_go_up_losers_down_and_the_standings_are_the_table_
     phase_finish(phase=phase, actor=organizer)
 
 
+def test_a_pair_that_withdraws_leaves_the_table_ladder_and_those_below_move_up():
+    t, organizer, entries = tournament_field(6)
+    ids = [e.id for e in entries]
+    phase = table_ladder(t, organizer)
+    play(round_draw_generate(phase=phase, actor=organizer), organizer)  # the lower id wins
+    Entry.objects.filter(pk=ids[2]).update(status=Entry.Status.WITHDRAWN)
+    second = round_draw_generate(phase=phase, actor=organizer)
+    # without the withdrawal: (0, 2), (1, 4), (3, 5); 2 withdrew: 1 moves up beside 0
+    assert tables_of(second) == [(ids[0], ids[1]), (ids[4], ids[3])]
+    phase.refresh_from_db()
+    assert phase.settings["ladder_bench"]["2"] == [[ids[5]]]
+
+
 def test_table_ladder_for_trios():
     t, organizer, entries = tournament_field(4, entrant_kind=Tournament.EntrantKind.TRIOS)
     phase = table_ladder(t, organizer, rounds=2)

@@ -297,6 +297,8 @@ def _table_round(phase: Phase, number: int) -> Round:
         ladder = table_ladder_next(
             TableLadder(tables, bench), finishes, previous=previous, swap=swap
         ).ladder
+        if kind not in draw_manager.ALONE:
+            ladder = _without_withdrawn(phase, ladder)
     bench_by_round[str(number)] = [list(s) for s in ladder.bench]
     phase.settings = {**(phase.settings or {}), "ladder_bench": bench_by_round}
     phase.save(update_fields=["settings"])
@@ -306,6 +308,21 @@ def _table_round(phase: Phase, number: int) -> Round:
         return _save_partnerships(phase, number, ladder)
     planned = [draw_manager.Planned(p) for p in table_ladder_pairings(ladder)]
     return draw_manager.save_round(phase, number, planned)
+
+
+def _without_withdrawn(phase: Phase, ladder: TableLadder) -> TableLadder:
+    """A pair (or trio) that withdrew leaves the ladder: the sides below it move up a seat,
+    in the ladder's order (tables top first, then the bench)."""
+    withdrawn = set(
+        Entry.objects.filter(
+            tournament=phase.tournament_id, status=Entry.Status.WITHDRAWN
+        ).values_list("id", flat=True)
+    )
+    sides = [side for table in ladder.tables for side in table] + list(ladder.bench)
+    if not any(side[0] in withdrawn for side in sides):
+        return ladder
+    kept = [side for side in sides if side[0] not in withdrawn]
+    return table_ladder_start(kept, sizes=_sizes(phase.tournament, len(kept), kept))
 
 
 def _first_sides(phase: Phase) -> list[Side]:
