@@ -413,6 +413,6 @@ def test_rounds_planned_on_a_liguilla_is_refused_not_dropped(demo_client):
     assert error["params"] == {
         "format": "round_robin",
         "option": "rounds_planned",
-        "formats": ["swiss"],
+        "formats": ["swiss", "table_ladder"],
     }
     assert tournament.phases.count() == phases
