@@ -729,9 +729,10 @@ def bracket_remap(bracket: Any, entries: Mapping[int, int]) -> Any:
 def phase_settings_remap(
     settings: Any, entries: Mapping[int, int], individuals: Mapping[int, int] | None = None
 ) -> Any:
-    """A phase's settings with the entry ids of its stored liguilla groups replaced, and the
-    players' ids (IndividualEntry) of its rests (round number → who rested) through
-    ``individuals``; KeyError for an id the archive does not hold."""
+    """A phase's settings with the entry ids of its stored liguilla groups and of a group
+    ladder's state replaced, and the players' ids (IndividualEntry) of its rests (round
+    number → who rested) through ``individuals``, a table ladder's bench through whichever
+    the tournament has; KeyError for an id the archive does not hold."""
     if not isinstance(settings, dict):
         return settings
     out = dict(settings)
@@ -746,6 +747,29 @@ def phase_settings_remap(
         out["rests"] = {
             number: [(individuals or {})[i] for i in ids]
             for number, ids in settings["rests"].items()
+        }
+    state = settings.get("ladder_state")
+    if isinstance(state, dict):  # a group ladder: its groups per cycle, moves, final groups
+        out["ladder_state"] = {
+            **state,
+            "cycles": [
+                {
+                    "groups": [[entries[i] for i in g] for g in c.get("groups", [])],
+                    "up": [entries[i] for i in c.get("up", [])],
+                    "down": [entries[i] for i in c.get("down", [])],
+                }
+                for c in state.get("cycles", [])
+            ],
+            "final": None
+            if state.get("final") is None
+            else [[entries[i] for i in g] for g in state["final"]],
+        }
+    if isinstance(settings.get("ladder_bench"), dict):
+        # a table ladder's resting sides: entries, or players alone (IndividualEntry ids)
+        ids = individuals or entries
+        out["ladder_bench"] = {
+            number: [[ids[i] for i in side] for side in sides]
+            for number, sides in settings["ladder_bench"].items()
         }
     return out
 

@@ -689,6 +689,11 @@ def _partnership(tournament: Tournament, players: list[int]) -> Entry:
     )
 
 
+#: the drawn partnership of two players, for the table ladder of players alone
+#: (tournaments/services/ladders.py)
+partnership = _partnership
+
+
 # --- Brackets ---------------------------------------------------------------------------------
 
 

@@ -232,6 +232,8 @@ class Phase(models.Model):
         SINGLE_ELIMINATION = "single_elimination", _("eliminatoria")
         DOUBLE_ELIMINATION = "double_elimination", _("doble eliminación")
         LIVES = "lives", _("eliminación a N derrotas (a tres ceros)")
+        GROUP_LADDER = "group_ladder", _("escalera de grupos (ascensos y descensos)")
+        TABLE_LADDER = "table_ladder", _("sube y baja (escalera de mesas)")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pendiente")

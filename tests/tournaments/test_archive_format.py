@@ -154,6 +154,20 @@ def test_the_ids_held_in_json_columns_follow_the_new_ids():
     }
     with pytest.raises(KeyError):
         bracket_remap(bracket, {5: 50})
+    ladder = {
+        "ladder": {"groups": 2},
+        "ladder_state": {
+            "cycles": [{"groups": [[5], [6]], "up": [6], "down": [5]}],
+            "final": [[6], [5]],
+        },
+    }
+    assert phase_settings_remap(ladder, {5: 50, 6: 60}) == {
+        "ladder": {"groups": 2},
+        "ladder_state": {
+            "cycles": [{"groups": [[50], [60]], "up": [60], "down": [50]}],
+            "final": [[60], [50]],
+        },
+    }
 
 
 def test_the_players_alone_held_in_json_columns_follow_their_new_ids():
@@ -161,6 +175,13 @@ def test_the_players_alone_held_in_json_columns_follow_their_new_ids():
     assert phase_settings_remap(settings, {5: 50}, {7: 70}) == {
         "rests": {"1": [70], "2": []},
         "groups": [{"name": "A", "entry_ids": [50]}],
+    }
+    # a table ladder's bench, of players alone or of pairs
+    assert phase_settings_remap({"ladder_bench": {"1": [[7]]}}, {5: 50}, {7: 70}) == {
+        "ladder_bench": {"1": [[70]]}
+    }
+    assert phase_settings_remap({"ladder_bench": {"1": [[5]]}}, {5: 50}) == {
+        "ladder_bench": {"1": [[50]]}
     }
     assert order_remap([7, 8], {7: 70, 8: 80}) == [70, 80]
     assert order_remap(None, {}) is None

@@ -69,3 +69,57 @@ def test_the_knockout_the_form_proposes_after_a_swiss_is_added_as_it_comes(clien
     assert knockout.format == Phase.Format.SINGLE_ELIMINATION
     assert knockout.source_id is None and knockout.name == "Eliminatoria"
     assert swiss.pk != knockout.pk
+
+
+def test_a_group_ladder_and_a_table_ladder_are_added_from_the_form(client):
+    tournament = TournamentFactory()
+    client.force_login(MembershipFactory(club=tournament.club).user)
+    url = reverse("web:organizer-phase-create", args=[tournament.pk])
+    page = Submitted()
+    text = client.get(url).content.decode()
+    assert "Escalera de grupos" in text and "Sube y baja" in text
+    page.feed(text)
+    data = {
+        **page.data,
+        "format": "group_ladder",
+        "name": "Escalera",
+        "ladder_groups": "3",
+        "cycle_rounds": "3",
+        "cycles": "2",
+        "move_by": "place",
+        "moves": "1",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    ladder = tournament.phases.get(order=1)
+    assert ladder.format == Phase.Format.GROUP_LADDER and ladder.rounds_planned == 6
+    assert ladder.settings["ladder"] == {
+        "groups": 3,
+        "cycle_rounds": 3,
+        "cycles": 2,
+        "move_by": "place",
+        "moves": 1,
+    }
+    # the swap is for players alone: a pairs tournament is told so, on the form
+    data = {**page.data, "format": "table_ladder", "name": "Sube", "rounds_planned": "4"}
+    data["swap"] = "on"
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert "jugadores sueltos" in response.content.decode()
+    del data["swap"]
+    response = client.post(url, data)
+    assert response.status_code == 302
+    table = tournament.phases.get(order=2)
+    assert table.format == Phase.Format.TABLE_LADDER and table.settings["ladder"] == {"swap": False}
+
+
+def test_a_group_ladder_without_its_cycles_is_refused_naming_the_option(client):
+    tournament = TournamentFactory()
+    client.force_login(MembershipFactory(club=tournament.club).user)
+    url = reverse("web:organizer-phase-create", args=[tournament.pk])
+    response = client.post(
+        url, {"format": "group_ladder", "name": "Escalera", "ladder_groups": "2", "cycles": "2"}
+    )
+    assert response.status_code == 400
+    assert "cycle_rounds" in response.content.decode()
+    assert not tournament.phases.exists()

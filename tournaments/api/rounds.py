@@ -160,6 +160,53 @@ def _round_lengths_field(**kwargs) -> serializers.DictField:
     )
 
 
+class LadderMovesOutSerializer(serializers.Serializer):
+    cycle = serializers.IntegerField()
+    up = serializers.ListField(child=serializers.IntegerField())
+    down = serializers.ListField(child=serializers.IntegerField())
+
+    class Meta:
+        ref_name = "RoundsLadderMoves"
+
+
+class LadderOutSerializer(serializers.Serializer):
+    """A ladder phase's options and, for a group ladder, where it stands."""
+
+    groups = serializers.IntegerField(required=False, help_text="group ladder: level groups")
+    cycle_rounds = serializers.IntegerField(required=False, help_text="group ladder: k")
+    cycles = serializers.IntegerField(required=False, help_text="group ladder: C")
+    move_by = serializers.CharField(required=False, help_text="group ladder: wins or place")
+    moves = serializers.IntegerField(required=False, allow_null=True)
+    swap = serializers.BooleanField(required=False, help_text="table ladder")
+    cycle = serializers.IntegerField(
+        required=False, help_text="group ladder: the cycle being played (1…C)"
+    )
+    moved = LadderMovesOutSerializer(
+        many=True, required=False, help_text="group ladder: who moved after each cycle"
+    )
+    final_groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        required=False,
+        allow_null=True,
+        help_text="group ladder, once finished: the final groups (entry ids, A first)",
+    )
+
+    class Meta:
+        ref_name = "RoundsPhaseLadder"
+
+
+class LadderInputSerializer(Input):
+    groups = serializers.IntegerField(min_value=1, max_value=26, required=False)
+    cycle_rounds = serializers.IntegerField(min_value=1, max_value=30, required=False)
+    cycles = serializers.IntegerField(min_value=1, max_value=30, required=False)
+    move_by = serializers.ChoiceField(choices=("wins", "place"), required=False)
+    moves = serializers.IntegerField(min_value=1, max_value=16, required=False)
+    swap = serializers.BooleanField(required=False)
+
+    class Meta:
+        ref_name = "RoundsPhaseLadderInput"
+
+
 class PhaseOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     tournament_id = serializers.IntegerField()
@@ -195,6 +242,9 @@ class PhaseOutSerializer(serializers.Serializer):
     )
     round_lengths = _round_lengths_field()
     groups = GroupOutSerializer(many=True)
+    ladder = LadderOutSerializer(
+        allow_null=True, help_text="a ladder's options and state (group_ladder, table_ladder)"
+    )
     rounds = PhaseRoundOutSerializer(many=True)
 
     class Meta:
@@ -212,12 +262,38 @@ def _phase_data(phase: Phase, rounds: list[Round]) -> dict:
         rules=rules,
         round_lengths=selectors.phase_round_lengths(phase),
         groups=(phase.settings or {}).get("groups", []),
+        ladder=None,
         rounds=[
             {**_round_summary(r), "length": selectors.round_length_values(phase, r.number)}
             for r in rounds
         ],
     )
+    if phase.format in (Phase.Format.GROUP_LADDER, Phase.Format.TABLE_LADDER):
+        data.update(_ladder_data(phase))
     return data
+
+
+def _ladder_data(phase: Phase) -> dict:
+    """A ladder's options, and a group ladder's groups (ladder order) and moves so far."""
+    settings = phase.settings or {}
+    ladder = dict(settings.get("ladder") or {})
+    if phase.format != Phase.Format.GROUP_LADDER:
+        return {"ladder": ladder}
+    state = settings.get("ladder_state") or {}
+    cycles = state.get("cycles") or []
+    final = state.get("final")
+    current = final if final is not None else (cycles[-1]["groups"] if cycles else [])
+    ladder.update(
+        cycle=len(cycles),
+        moved=[
+            {"cycle": n, "up": c["up"], "down": c["down"]}
+            for n, c in enumerate(cycles, start=1)
+            if c["up"] or c["down"]
+        ],
+        final_groups=final,
+    )
+    groups = [{"name": chr(65 + n), "entry_ids": list(ids)} for n, ids in enumerate(current)]
+    return {"ladder": ladder, "groups": groups}
 
 
 PHASE_FIELDS = (
@@ -351,6 +427,9 @@ class PhaseCreateApi(APIView):
             max_length=64,
             help_text="groups of unequal size, e.g. [4, 6]",
         )
+        # a ladder's options (group_ladder: groups, cycle_rounds, cycles, move_by, moves;
+        # table_ladder: swap, with rounds_planned)
+        ladder = LadderInputSerializer(required=False)
 
         class Meta:
             ref_name = "RoundsPhaseCreateInput"
@@ -558,6 +637,12 @@ class StandingRowOutSerializer(serializers.Serializer):
         allow_null=True,
         help_text="what put this row below the one above: a tiebreak name, or 'placing' in "
         "elimination phases (the round the pair went out in)",
+    )
+    ladder_move = serializers.ChoiceField(
+        choices=("up", "down", "stayed"),
+        required=False,
+        help_text="group ladder only: 'up' if the pair came up into this group after the last "
+        "cycle, 'down' if it came down, 'stayed' otherwise; absent in other phases",
     )
 
     class Meta:

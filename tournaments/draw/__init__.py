@@ -40,6 +40,10 @@ Modules:
   earlier phases (`rule_from_dict`, `resolve_entrants`), the whole plan checked before the
   start (`plan_check`), groups of unequal sizes seeded by results (`group_sizes`,
   `seed_groups`) and partial round robins (`partial_schedule`).
+- `ladder`: group ladders (ascensos y descensos): the level groups (`ladder_groups`), a cycle's
+  rounds inside them (`ladder_round`), the moves after a cycle (`ladder_moves`).
+- `table_ladder`: the ladder of tables (sube y baja): winners up a table, losers down
+  (`table_ladder_start`, `table_ladder_next`), the optional swap, the table order.
 - `calendar`: the evenings of a calendar pattern (`evenings`), a match's due day and whether
   it is late (`due_date`, `is_late`); dates in, dates out, never the clock.
 """

@@ -269,7 +269,8 @@ def partial_schedule(group: Group, rounds: int | None) -> tuple[tuple, ...]:
 class PhaseSpec:
     """A phase of the plan as `plan_check` reads it: its ``order`` (1 the first), name,
     format, entrants rules (none: every pair that plays, as a phase always did), its groups
-    (``group_sizes`` or a ``group_size``, for formats with groups) and ``rounds`` (a partial
+    (``group_sizes`` or a ``group_size``, for formats with groups; ``groups``, a group
+    ladder's count of level groups) and ``rounds`` (a partial
     round robin's rounds, a Swiss's rounds)."""
 
     order: int
@@ -279,10 +280,15 @@ class PhaseSpec:
     group_size: int | None = None
     group_sizes: tuple[int, ...] = ()
     rounds: int | None = None
+    groups: int | None = None
 
     @property
     def has_groups(self) -> bool:
-        return bool(self.group_sizes) or (self.format in GROUPED_FORMATS and bool(self.group_size))
+        return (
+            bool(self.group_sizes)
+            or bool(self.groups)
+            or (self.format in GROUPED_FORMATS and bool(self.group_size))
+        )
 
 
 def _rule_error(spec: PhaseSpec, index: int, error: DrawError) -> DrawError:
@@ -294,6 +300,9 @@ def _rule_error(spec: PhaseSpec, index: int, error: DrawError) -> DrawError:
 def _sizes_of(spec: PhaseSpec, n: int) -> tuple[int, ...]:
     if spec.group_sizes:
         return group_sizes(n, sizes=spec.group_sizes)
+    if spec.groups:  # a group ladder's level groups: as even as can be, the larger first
+        base, extra = divmod(n, spec.groups)
+        return tuple(base + 1 if g < extra else base for g in range(spec.groups))
     if spec.has_groups:
         return group_sizes(n, group_size=spec.group_size)
     return (n,)

@@ -62,6 +62,11 @@ Round robin (liguilla):
 - ``round_robin`` [group, round, rounds]: round ``round`` of ``rounds`` in group ``group``.
 - ``round_robin_rest`` [group]: the group has an odd number of entrants; this one rests.
 
+Table ladder ("sube y baja", tournaments.draw.table_ladder):
+
+- ``table_ladder`` [table]: the ladder's table ``table`` (1 the top): winners move up a table,
+  losers down.
+
 Individual tournaments and Mus francés (tournaments.draw.individual):
 
 - ``new_partners_and_opponents``: nobody at the table has played with or against the others.
@@ -145,6 +150,7 @@ REASON_TEXT: Mapping[str, Text] = MappingProxyType(
         "round_robin_rest": gettext_noop(
             "rests this round: group {group} has an odd number of entrants"
         ),
+        "table_ladder": gettext_noop("ladder table {table}: winners up a table, losers down"),
         "new_partners_and_opponents": gettext_noop(
             "partners drawn for the round: nobody at the table has played with or against "
             "each other"

@@ -180,6 +180,11 @@ def plan_specs(tournament: Tournament) -> list[PhaseSpec]:
                 group_size=phase.group_size,
                 group_sizes=tuple(phase.group_sizes or ()),
                 rounds=partial_rounds(phase) if phase.format == "round_robin" else None,
+                groups=(
+                    ((phase.settings or {}).get("ladder") or {}).get("groups")
+                    if phase.format == Phase.Format.GROUP_LADDER
+                    else None
+                ),
             )
         )
     return specs

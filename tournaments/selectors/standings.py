@@ -53,6 +53,7 @@ from django.core.cache import cache
 from scoring.standings import Entry as StandingEntry
 from scoring.standings import MatchRecord, PointsTable, StandingRow, Tiebreak, standings
 from tournaments.draw import DrawError, Entrant, Result
+from tournaments.draw.ladder import ladder_rank
 from tournaments.draw.placing import bracket_placings, lives_placings, rank_by_placing
 from tournaments.models import (
     Entry,
@@ -65,6 +66,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
 )
+from tournaments.selectors.ladders import table_ladder_order
 from tournaments.selectors.rounds import bracket_from_json, round_rules
 
 #: how long a built answer stays in the cache when nothing changes (its key changes with them)
@@ -152,6 +154,9 @@ class GroupStandings:
     entries: dict[int, StandingsEntry]
     #: computed with the tournament's points table: the rows carry their ``points``
     scored: bool = False
+    #: a group ladder's last moves into this group: entry id → "up" (came up from the group
+    #: below) or "down" (came down from the group above); None for any other phase
+    moves: dict[int, str] | None = None
 
 
 #: the formats whose final standings rank by placing (how far a pair got), not matches won
@@ -225,6 +230,8 @@ def standings_compute(*, phase: Phase) -> list[GroupStandings]:
         .values_list(*_MATCH_COLUMNS)
         .order_by("round__number", "id")
     )
+    if phase.format in LADDER_FORMATS:
+        return _ladder(phase, matches, order)
     groups = list(Group.objects.filter(phase=phase).order_by("name"))
     members: dict[int, list[int]] = {g.id: [] for g in groups}
     if groups:
@@ -250,6 +257,89 @@ def standings_compute(*, phase: Phase) -> list[GroupStandings]:
         # an a tres ceros in each group is placed inside its group
         result.append(_placed(phase, table, in_group))
     return result
+
+
+#: the ladders: their standings are the ladder's order (see `_ladder`)
+LADDER_FORMATS = (Phase.Format.GROUP_LADDER, Phase.Format.TABLE_LADDER)
+
+
+def _whole(phase: Phase, matches: list[tuple], order: tuple[str, ...]) -> GroupStandings:
+    """One table over every pair with a match in the phase or in one of its groups."""
+    entry_ids = {m[k] for m in matches for k in (_A, _B) if m[k] is not None}
+    entry_ids |= set(
+        Group.entries.through.objects.filter(group__phase=phase).values_list("entry_id", flat=True)
+    )
+    by_id = {
+        row[0]: _entry(row)
+        for row in Entry.objects.filter(pk__in=entry_ids).values_list(*_ENTRY_COLUMNS)
+    }
+    return _one(None, sorted(by_id), matches, by_id, order, points_table(phase.tournament))
+
+
+def overall_order(*, phase: Phase) -> list[int]:
+    """Every pair of the phase best first by its tiebreaks over all its confirmed matches,
+    whatever its groups (a group ladder breaks ties with it)."""
+    matches = list(
+        Match.objects.filter(round__phase=phase)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list(*_MATCH_COLUMNS)
+        .order_by("round__number", "id")
+    )
+    return [row.pair for row in _whole(phase, matches, tiebreak_order(phase)).rows]
+
+
+def _ladder(phase: Phase, matches: list[tuple], order: tuple[str, ...]) -> list[GroupStandings]:
+    """A ladder's standings: the table ladder's table order (one table), or the group
+    ladder's groups top first, each in ladder order — during a cycle by the cycle's results
+    (tournaments.draw.ladder.ladder_rank), once finished the final groups after the last
+    moves. The counts on each row (played, won, juegos, piedras) are over the whole phase."""
+    whole = _whole(phase, matches, order)
+    if phase.format == Phase.Format.TABLE_LADDER:
+        sides = table_ladder_order(phase)
+        if sides is None:
+            return [whole]
+        return [_in_order(whole, None, [side[0] for side in sides], None)]
+    state = (phase.settings or {}).get("ladder_state") or {}
+    cycles = state.get("cycles") or []
+    if not cycles:
+        return [whole]
+    groups = {g.name: g for g in Group.objects.filter(phase=phase)}
+    names = sorted(groups)
+    overall = [row.pair for row in whole.rows]
+    final = state.get("final")
+    if final is not None:
+        ranked, last = final, cycles[-1]
+    else:
+        k = phase.settings["ladder"]["cycle_rounds"]
+        first = (len(cycles) - 1) * k + 1
+        results = [
+            Result(round=m[_ROUND], a_id=m[_A], b_id=m[_B], winner_id=m[_WINNER])
+            for m in matches
+            if m[_ROUND] >= first
+            and m[_STATUS] == Match.Status.CONFIRMED
+            and m[_A] is not None
+            and m[_B] is not None
+        ]
+        ranked = [ladder_rank(g, results, overall) for g in cycles[-1]["groups"]]
+        last = cycles[-2] if len(cycles) > 1 else {"up": [], "down": []}
+    moved = dict.fromkeys(last.get("up", []), "up") | dict.fromkeys(last.get("down", []), "down")
+    return [
+        _in_order(whole, groups[name], ids, {pk: moved[pk] for pk in ids if pk in moved})
+        for name, ids in zip(names, ranked, strict=False)
+    ]
+
+
+def _in_order(
+    whole: GroupStandings, group: Group | None, ids: list[int], moves: dict[int, str] | None
+) -> GroupStandings:
+    """The rows of ``ids`` from ``whole``, ranked 1, 2, … in that order."""
+    by_pair = {row.pair: row for row in whole.rows}
+    rows = tuple(
+        replace(by_pair[pk], rank=n, separated_by=None)
+        for n, pk in enumerate((pk for pk in ids if pk in by_pair), start=1)
+    )
+    entries = {row.pair: whole.entries[row.pair] for row in rows}
+    return GroupStandings(group, rows, entries, whole.scored, moves)
 
 
 def _one(
@@ -363,6 +453,12 @@ def rows_to_json(result: GroupStandings) -> list[dict]:
                 "separated_by": None if separated_by is None else str(separated_by),
                 # the points table's points, only with one ("2 puntos por partida ganada")
                 **({"points": row.points} if result.scored else {}),
+                # a group ladder's last move into the group: "up", "down" or "stayed"
+                **(
+                    {"ladder_move": result.moves.get(row.pair, "stayed")}
+                    if result.moves is not None
+                    else {}
+                ),
             }
         )
     return out
@@ -529,6 +625,8 @@ def individual_rows(*, phase: Phase) -> list[dict]:
             -s["stones_won"],
             -s["won"],
         )
+    if phase.format == Phase.Format.TABLE_LADDER:
+        return _table_ladder_rows(phase, stats, people)
     names = {pk: f"{first} {last}".strip() for pk, _, _, first, last in people}
     statuses = {pk: status for pk, _, status, _, _ in people}
     ordered = sorted(stats, key=lambda pk: (key(stats[pk]), names[pk].casefold(), pk))
@@ -554,4 +652,40 @@ def individual_rows(*, phase: Phase) -> list[dict]:
                 "separated_by": None,
             }
         )
+    return rows
+
+
+def _table_ladder_rows(phase: Phase, stats: dict[int, dict], people: list[tuple]) -> list[dict]:
+    """A table ladder of players alone ranks by the table order: the players of one side (a
+    partnership) share its rank; players not seated yet follow, by name."""
+    names = {pk: f"{first} {last}".strip() for pk, _, _, first, last in people}
+    statuses = {pk: status for pk, _, status, _, _ in people}
+    sides = table_ladder_order(phase) or []
+    placed = {pk for side in sides for pk in side}
+    rest = sorted((pk for pk in stats if pk not in placed), key=lambda pk: names[pk].casefold())
+    rows, n = [], 0
+    for side in [*sides, *[(pk,) for pk in rest]]:
+        rank = n + 1
+        for pk in side:
+            if pk not in stats:
+                continue
+            n += 1
+            s = stats[pk]
+            rows.append(
+                {
+                    "rank": rank,
+                    "entry_id": pk,
+                    "name": names[pk],
+                    "players": [names[pk]],
+                    "club": None,
+                    "seed": None,
+                    "withdrawn": statuses[pk] == Entry.Status.WITHDRAWN,
+                    **s,
+                    "game_difference": s["games_won"] - s["games_lost"],
+                    "stone_difference": s["stones_won"] - s["stones_lost"],
+                    "buchholz": 0,
+                    "tiebreaks": [],
+                    "separated_by": None,
+                }
+            )
     return rows

@@ -22,6 +22,7 @@ from tournaments.models import (
 from tournaments.selectors.rounds import (
     ELIMINATION_FORMATS,
 )
+from tournaments.services import ladders
 from tournaments.services.base import tournament_check_not_managed
 from tournaments.services.rounds.common import (
     User,
@@ -102,7 +103,10 @@ def _draw_next(phase: Phase, actor: User, *, wanted: int | None = None) -> Round
         _check_next_round(phase, last, number)
     try:
         with transaction.atomic():
-            rnd = draw_manager.draw_round(phase, number)
+            if ladders.is_ladder(phase):
+                rnd = ladders.ladder_draw_round(phase, number)
+            else:
+                rnd = draw_manager.draw_round(phase, number)
     except IntegrityError:
         raise _round_drawn_twice(phase, number) from None
     if phase.status == Phase.Status.PENDING:
@@ -149,7 +153,11 @@ def _check_next_round(phase: Phase, last: Round, number: int) -> None:
             phase=phase.name,
         )
     planned = phase.rounds_planned
-    counted = phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
+    counted = phase.format in (
+        Phase.Format.SWISS,
+        Phase.Format.ROUND_ROBIN,
+        *ladders.LADDER_FORMATS,
+    )
     if counted and planned and number > planned:
         raise Conflict(
             "{phase} has all its {planned} rounds; finish the phase.",

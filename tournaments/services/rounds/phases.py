@@ -30,6 +30,7 @@ from tournaments.selectors.rounds import (
     bracket_from_json,
     phase_rules,
 )
+from tournaments.services import ladders
 from tournaments.services.base import tournament_check_not_managed
 from tournaments.services.lengths import round_lengths_apply
 from tournaments.services.rounds.common import (
@@ -67,6 +68,7 @@ def phase_create(
     seeding: str | None = None,
     group_sizes: list[int] | None = None,
     round_lengths: dict | None = None,
+    ladder: dict | None = None,
     managed: bool = False,
 ) -> Phase:
     """Add a phase after the tournament's last one.
@@ -79,7 +81,8 @@ def phase_create(
     does not read (``FORMAT_OPTIONS``: ``rounds_planned`` for a liguilla…) is refused, not
     dropped; left out (None), ``lives`` is 3, ``grand_final_reset`` on and
     ``separate_clubs_rounds`` 0. ``round_lengths``: the length of some of its rounds
-    (services.lengths: a final longer than the semi-finals).
+    (services.lengths: a final longer than the semi-finals). A ladder (group_ladder,
+    table_ladder) reads ``ladder``, its options (services/ladders.py: ``ladder_options``).
 
     The plan (tournaments.draw.plan): ``entrants`` are the rules by which any phase takes its
     entrants from earlier phases (top N, top N of each group, places X–Y, a group, those not
@@ -110,10 +113,11 @@ def phase_create(
                 format=str(format)[:40],
                 formats=list(Phase.Format.values),
             )
-        if tournament.entrant_kind in draw_manager.ALONE and format != Phase.Format.SWISS:
+        alone_formats = (Phase.Format.SWISS, Phase.Format.TABLE_LADDER)
+        if tournament.entrant_kind in draw_manager.ALONE and format not in alone_formats:
             raise Invalid(
                 "A tournament of players alone (individual or Mus francés) plays rounds drawn "
-                "one after another; choose the Swiss format.",
+                "one after another; choose the Swiss format or a table ladder (sube y baja).",
                 code="phase_format_alone",
                 format=str(format)[:40],
             )
@@ -127,6 +131,14 @@ def phase_create(
             lives=lives,
             grand_final_reset=grand_final_reset,
             separate_clubs_rounds=separate_clubs_rounds,
+            ladder=ladder,
+        )
+        ladder_settings = (
+            ladders.ladder_options(
+                tournament=tournament, format=format, ladder=ladder, rounds_planned=rounds_planned
+            )
+            if format in ladders.LADDER_FORMATS
+            else None
         )
         lives = 3 if lives is None else lives
         grand_final_reset = True if grand_final_reset is None else grand_final_reset
@@ -164,6 +176,9 @@ def phase_create(
             games_per_vaca=games_per_vaca,
             vacas_per_match=vacas_per_match,
         )
+        if ladder_settings is not None:
+            phase.settings = {**phase.settings, "ladder": ladder_settings[0]}
+            phase.rounds_planned = ladder_settings[1]
         try:
             phase_rules(phase)
         except RuleSetError as error:
@@ -230,13 +245,14 @@ ROUNDS_FORMATS = (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN)
 GROUP_FORMATS = (Phase.Format.ROUND_ROBIN, Phase.Format.LIVES)
 
 FORMAT_OPTIONS = {
-    "rounds_planned": ROUNDS_FORMATS,
+    "rounds_planned": (*ROUNDS_FORMATS, Phase.Format.TABLE_LADDER),
     "group_size": GROUP_FORMATS,
     "group_sizes": GROUP_FORMATS,
     "seeding": GROUP_FORMATS,
     "lives": (Phase.Format.LIVES,),
     "grand_final_reset": (Phase.Format.DOUBLE_ELIMINATION,),
     "separate_clubs_rounds": (Phase.Format.SWISS, Phase.Format.LIVES),
+    "ladder": ladders.LADDER_FORMATS,
 }
 
 
@@ -433,6 +449,7 @@ def _finish(phase: Phase, actor: User, *, stop_early: bool = False) -> None:
             )
     elif not stop_early:
         _check_rounds_left(phase, rounds)
+    ladders.ladder_finish(phase)
     phase.status = Phase.Status.FINISHED
     phase.save(update_fields=["status"])
     _audit(
@@ -446,7 +463,7 @@ def _finish(phase: Phase, actor: User, *, stop_early: bool = False) -> None:
 def _check_rounds_left(phase: Phase, rounds: list[Round]) -> None:
     """Conflict while a Swiss or liguilla phase has planned rounds to draw, or pairs of an
     a-tres-ceros phase still have lives."""
-    if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN):
+    if phase.format in (Phase.Format.SWISS, Phase.Format.ROUND_ROBIN, *ladders.LADDER_FORMATS):
         planned = phase.rounds_planned or 0
         if len(rounds) < planned:
             raise Conflict(

@@ -633,6 +633,13 @@ FORMAT_CHOICES = [
     (Phase.Format.SINGLE_ELIMINATION.value, _("Eliminatoria")),
     (Phase.Format.DOUBLE_ELIMINATION.value, _("Doble eliminación (con repesca)")),
     (Phase.Format.LIVES.value, _("A tres ceros")),
+    (Phase.Format.GROUP_LADDER.value, _("Escalera de grupos (ascensos y descensos)")),
+    (Phase.Format.TABLE_LADDER.value, _("Sube y baja (escalera de mesas)")),
+]
+
+LADDER_MOVE_CHOICES = [
+    ("wins", _("Sube quien gana todas sus partidas del ciclo; baja quien las pierde todas")),
+    ("place", _("Por puesto en el grupo: suben los primeros y bajan los últimos")),
 ]
 
 
@@ -717,6 +724,34 @@ class PhaseForm(Form):
     earlier_vacas_per_match = _optional_int(
         _("Rondas anteriores: vacas por partida"), min_value=1, max_value=9
     )
+    ladder_groups = _optional_int(_("Grupos de nivel"), min_value=2, max_value=26)
+    cycle_rounds = _optional_int(_("Rondas de cada ciclo"), min_value=1, max_value=30)
+    cycles = _optional_int(_("Ciclos"), min_value=1, max_value=30)
+    move_by = forms.ChoiceField(
+        label=_("Quién sube y quién baja"), choices=LADDER_MOVE_CHOICES, required=False
+    )
+    moves = _optional_int(
+        _("Parejas que suben y bajan en cada grupo (vacío: todas las que cumplan)"),
+        min_value=1,
+        max_value=16,
+    )
+    swap = forms.BooleanField(
+        label=_(
+            "Quien gana dos veces seguidas en la mesa 1 cambia un jugador con quien pierde dos "
+            "veces seguidas en la última (jugadores sueltos)"
+        ),
+        required=False,
+    )
+
+    #: the ladder's fields and the option of phase_create's ``ladder`` each one fills
+    LADDER_FIELDS = {
+        "ladder_groups": "groups",
+        "cycle_rounds": "cycle_rounds",
+        "cycles": "cycles",
+        "move_by": "move_by",
+        "moves": "moves",
+        "swap": "swap",
+    }
 
     #: the knockout's stages the form sets a length for, and the options of each
     STAGES = ("earlier", "quarterfinal", "semifinal", "final")
@@ -814,7 +849,7 @@ class PhaseForm(Form):
     #: The options the page shows for each format; the others are hidden (and left out here,
     #: so a box ticked before the format changed does not travel unseen).
     FORMAT_OPTIONS = {
-        "rounds_planned": {Phase.Format.SWISS, Phase.Format.ROUND_ROBIN},
+        "rounds_planned": {Phase.Format.SWISS, Phase.Format.ROUND_ROBIN, Phase.Format.TABLE_LADDER},
         "group_size": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
         "seeding": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
         "group_sizes": {Phase.Format.ROUND_ROBIN, Phase.Format.LIVES},
@@ -824,6 +859,12 @@ class PhaseForm(Form):
         "third_place": {Phase.Format.SINGLE_ELIMINATION},
         "grand_final_reset": {Phase.Format.DOUBLE_ELIMINATION},
         "separate_clubs_rounds": {Phase.Format.SWISS, Phase.Format.LIVES},
+        "ladder_groups": {Phase.Format.GROUP_LADDER},
+        "cycle_rounds": {Phase.Format.GROUP_LADDER},
+        "cycles": {Phase.Format.GROUP_LADDER},
+        "move_by": {Phase.Format.GROUP_LADDER},
+        "moves": {Phase.Format.GROUP_LADDER},
+        "swap": {Phase.Format.TABLE_LADDER},
     }
 
     def service_kwargs(self) -> dict:
@@ -853,6 +894,10 @@ class PhaseForm(Form):
             data["lives"] = data["lives"] or 3
         if "separate_clubs_rounds" in data:
             data["separate_clubs_rounds"] = data["separate_clubs_rounds"] or 0
+        given = {option: data.pop(name, None) for name, option in self.LADDER_FIELDS.items()}
+        ladder = {option: value for option, value in given.items() if value not in (None, "")}
+        if data["format"] in (Phase.Format.GROUP_LADDER, Phase.Format.TABLE_LADDER):
+            data["ladder"] = ladder
         return data
 
 

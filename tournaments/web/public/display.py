@@ -456,6 +456,11 @@ def standings_view(
             if tied:
                 why = _("empatada con la anterior")
             previous_rank = row["rank"]
+            move = row.get("ladder_move")  # a group ladder: came up or down after the cycle
+            if move == "up":
+                why = _("↑ sube de grupo")
+            elif move == "down":
+                why = _("↓ baja de grupo")
             named = row["name"] != " / ".join(row["players"])
             sub = [" · ".join(row["players"]) if named else ""]
             if several_clubs and row.get("club"):
