@@ -179,7 +179,11 @@ class PlayerRatings:
 def match_url(rated: RatedMatch) -> str:
     """Where a rated match is shown: its round's public page, at the match (the page marks
     each match ``partida-<id>`` with the tournament match's id); blank when it has none."""
-    return f"{rated.url}#partida-{rated.source_id}" if rated.url else ""
+    if not rated.url:
+        return ""
+    # ?partida= opens the page of the round holding it (a federation's round is 100 tables a
+    # page), where the anchor finds it
+    return f"{rated.url}?partida={rated.source_id}#partida-{rated.source_id}"
 
 
 def player_ratings(*, player: Player) -> PlayerRatings:

@@ -9,7 +9,9 @@
  *   a time, each for data-rotate seconds, showing every screenful of a slide before going on
  *   to the next one. A slide's [data-page] body is paged down ("y": the first row cut at the
  *   bottom comes to the top), across ("x": standings flowing in columns, two at a time) or by
- *   the pages the server cut ("p": the mesas, split evenly, one page shown at a time).
+ *   the pages the server cut ("p": the mesas, split evenly, one page shown at a time; a large
+ *   round's answer holds one page and names the next in data-next-src, which the next fetch
+ *   asks for).
  *   The bracket's slide must fit across as well as down to stand beside the mesas; its rounds
  *   share the slide's width, and its names take two lines (.sc-tall) where that fits, else
  *   one; shown alone and still too big, it is scaled down to fit whole.
@@ -82,7 +84,8 @@
           page.hidden = n !== offset;
         });
         var number = slide.querySelector("[data-page-number]");
-        if (number) number.textContent = String(offset + 1);
+        var first = parseInt(el.getAttribute("data-first"), 10) || 1; // a large round's window
+        if (number) number.textContent = String(offset + first);
         return;
       }
       var axis = el.getAttribute("data-page") === "x" ? "X" : "Y";
@@ -204,6 +207,12 @@
     var every = parseInt(el.getAttribute("data-live-every"), 10) || 0;
     var busy = false;
 
+    // A large round's mesas come a page an answer: the answer names the next one to ask for.
+    function follow() {
+      var next = el.querySelector("[data-next-src]");
+      if (next) url = next.getAttribute("data-next-src");
+    }
+
     function load() {
       if (busy) return;
       busy = true;
@@ -215,6 +224,7 @@
         .then(function (html) {
           el.innerHTML = html;
           el.classList.remove("offline");
+          follow();
           if (rotation) rotation.layout();
         })
         .catch(function () {
@@ -225,6 +235,7 @@
         });
     }
 
+    follow();
     if (el.hasAttribute("data-live-now")) load();
     // the live push (static/js/live.js) says when something changed; the polling below is its
     // fallback, resting while the stream is open

@@ -134,3 +134,44 @@ def test_a_long_list_of_suggestions_shows_the_surest_first_and_says_how_many_mor
     html = page(client, w).content.decode()
     assert "Otra Persona" in html and "ána  UNO" not in html
     assert "Y 1 más: se muestran primero las coincidencias más seguras." in html
+
+
+def _peña(size: int):
+    """A peña of ``size`` players (issue 24 §3: a federation's is 2,000) and its organizer."""
+    from clubs.models import Membership
+    from tests.factories import MembershipFactory
+
+    club = ClubFactory(name=f"Federación {size}", slug=f"federacion-{size}")
+    organizer = UserFactory(username=f"federacion{size}")
+    MembershipFactory(club=club, user=organizer, role=Membership.Role.ORGANIZER)
+    players = Player.objects.bulk_create(
+        Player(first_name=f"Jugador{n:04d}", last_name=f"Apellido{size}x{n:04d}")
+        for n in range(size)
+    )
+    club.players.add(*players)
+    return club, organizer
+
+
+def test_a_large_peña_lists_its_players_a_page_at_a_time_and_searches_them(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.web.organizer.players import PLAYERS_PAGE_SIZE
+
+    counted = []
+    for size in (10, PLAYERS_PAGE_SIZE + 30):
+        club, organizer = _peña(size)
+        client.force_login(organizer)
+        url = reverse("web:organizer-players", args=[club.slug])
+        client.get(url)
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(url).content.decode()
+        counted.append(len(captured))
+    assert counted[0] == counted[1], counted
+    assert html.count("<strong>Jugador") == PLAYERS_PAGE_SIZE and "Página 1 de 2" in html
+    assert html.count("<option") < 2 * (size - 10)  # the pick form: this page's, not all
+    assert "busca los dos por nombre" in html
+    last = f"Jugador{size - 1:04d} Apellido{size}x{size - 1:04d}"
+    assert last not in html and last in client.get(url, {"page": 2}).content.decode()
+    found = client.get(url, {"q": f"Apellido{size}x{size - 1:04d}"}).content.decode()
+    assert f"<strong>{last}</strong>" in found and 'class="pages"' not in found

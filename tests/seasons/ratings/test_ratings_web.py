@@ -121,6 +121,6 @@ def test_the_ratings_pages_link_each_match_on_its_rounds_page(client):
     where = f"/torneos/{t.club.slug}/{t.slug}/rondas/{first.round_id}/"
     for path in (f"/jugadores/{me}/", f"/jugadores/{me}/contra/{them}/"):
         html = client.get(path).content.decode()
-        assert f'href="{where}#partida-{first.pk}"' in html, path
+        assert f'href="{where}?partida={first.pk}#partida-{first.pk}"' in html, path
     round_page = client.get(where).content.decode()
     assert f'id="partida-{first.pk}"' in round_page

@@ -934,12 +934,77 @@ class RoundLengthsForm(Form):
         return lengths
 
 
+class PairAtTableField(forms.CharField):
+    """A pair of a round too large to list its pairs: typed as its table and side ("12A",
+    "12 b") or its name as the lists write it; cleaned to the pair's entry id."""
+
+    def __init__(self, *, matches=(), **kwargs):
+        attrs = {"autocomplete": "off", "placeholder": "12A", "autocapitalize": "characters"}
+        super().__init__(max_length=200, widget=forms.TextInput(attrs=attrs), **kwargs)
+        self.at_table: dict[str, int] = {}
+        self.by_name: dict[str, list[int]] = {}
+        for match in matches:
+            for side, entry in (("A", match.entry_a), ("B", match.entry_b)):
+                if entry is None:
+                    continue
+                if match.kind != "bye" and match.table_number:
+                    self.at_table[f"{match.table_number}{side}"] = entry.pk
+                self.by_name.setdefault(str(entry.pair).casefold(), []).append(entry.pk)
+
+    def clean(self, value):
+        text = " ".join(super().clean(value).split())
+        found = self.at_table.get(text.replace(" ", "").upper())
+        if found is None and len(self.by_name.get(text.casefold(), [])) == 1:
+            found = self.by_name[text.casefold()][0]
+        if found is None:
+            raise forms.ValidationError(
+                _(
+                    "No hay ninguna pareja «%(text)s» en esta ronda: escribe el número de su "
+                    "mesa y A o B (como 12A) o su nombre como lo escribe la lista."
+                ),
+                code="unknown_pair",
+                params={"text": text},
+            )
+        return found
+
+
+class TableNumberField(forms.IntegerField):
+    """A table of a round too large to list its tables: its number typed, cleaned to the id of
+    the partida played at it."""
+
+    def __init__(self, *, matches=(), **kwargs):
+        super().__init__(
+            min_value=1, widget=forms.NumberInput(attrs={"inputmode": "numeric"}), **kwargs
+        )
+        self.played_at = {m.table_number: m.pk for m in matches}
+
+    def clean(self, value):
+        number = super().clean(value)
+        if number not in self.played_at:
+            raise forms.ValidationError(
+                _("No se juega ninguna partida en la mesa %(n)s en esta ronda."),
+                code="unknown_table",
+                params={"n": number},
+            )
+        return self.played_at[number]
+
+
 class SwapEntriesForm(Form):
     entry_id = forms.TypedChoiceField(label=_("Pareja"), coerce=int)
     other_entry_id = forms.TypedChoiceField(label=_("con la pareja"), coerce=int)
 
-    def __init__(self, *args, entries=(), **kwargs):
+    def __init__(self, *args, entries=(), matches=None, **kwargs):
+        """``entries``: the round's pairs to choose from; ``matches`` instead, for a round too
+        large to list them: the pairs are typed (`PairAtTableField`)."""
         super().__init__(*args, **kwargs)
+        if matches is not None:
+            help_text = _("El número de su mesa y A o B, como 12A, o su nombre.")
+            for name in ("entry_id", "other_entry_id"):
+                label = self.fields[name].label
+                self.fields[name] = PairAtTableField(
+                    matches=matches, label=label, help_text=help_text
+                )
+            return
         choices = [(e.pk, str(e.pair)) for e in entries]
         self.fields["entry_id"].choices = choices
         self.fields["other_entry_id"].choices = choices
@@ -947,17 +1012,25 @@ class SwapEntriesForm(Form):
             self.fields["other_entry_id"].initial = choices[1][0]
 
 
+def _table_fields(form, names: tuple[str, ...], matches, typed: bool) -> None:
+    """The tables to choose from a list, or typed by number for a round too large to list."""
+    for name in names:
+        if typed:
+            label = form.fields[name].label
+            form.fields[name] = TableNumberField(matches=matches, label=label)
+        else:
+            form.fields[name].choices = [(m.pk, _table_label(m)) for m in matches]
+
+
 class SwapTablesForm(Form):
     match_id = forms.TypedChoiceField(label=_("Mesa"), coerce=int)
     other_match_id = forms.TypedChoiceField(label=_("con la mesa"), coerce=int)
 
-    def __init__(self, *args, matches=(), **kwargs):
+    def __init__(self, *args, matches=(), typed=False, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(m.pk, _table_label(m)) for m in matches]
-        self.fields["match_id"].choices = choices
-        self.fields["other_match_id"].choices = choices
-        if len(choices) > 1:
-            self.fields["other_match_id"].initial = choices[1][0]
+        _table_fields(self, ("match_id", "other_match_id"), matches, typed)
+        if len(matches) > 1 and not typed:
+            self.fields["other_match_id"].initial = matches[1].pk
 
 
 class MoveTableForm(Form):
@@ -968,9 +1041,9 @@ class MoveTableForm(Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, *args, matches=(), **kwargs):
+    def __init__(self, *args, matches=(), typed=False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["match_id"].choices = [(m.pk, _table_label(m)) for m in matches]
+        _table_fields(self, ("match_id",), matches, typed)
 
 
 def _table_label(match) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -29,6 +30,10 @@ from clubs.models import Club, PlayerMerge
 from config.errors import error_message
 from tournaments.web.organizer import forms
 from tournaments.web.organizer.common import USER_ERRORS, load, status_of
+
+#: players a page of the list shows (and the pick form offers, past one page): a peña's
+#: players are one page; a federation's 2,000 are 20, found by the search box
+PLAYERS_PAGE_SIZE = 100
 
 #: the newest merges the page lists
 MERGES_SHOWN = 50
@@ -45,20 +50,31 @@ def _reasons(codes) -> list[str]:
 def players(request: HttpRequest, club_slug: str, *, error: str = "", status: int = 200):
     club = get_object_or_404(Club, slug=club_slug)
     search = request.GET.get("q", "")[:80]
-    listed = list(
-        load(club_selectors.players_for_club, user=request.user, club=club, search=search)
-    )
+    found = load(club_selectors.players_for_club, user=request.user, club=club, search=search)
+    paginator = Paginator(found, PLAYERS_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    listed = list(page)
     suggestions = selectors.player_duplicates(user=request.user, club=club)
     merges = list(selectors.player_merges_for_club(user=request.user, club=club)[:MERGES_SHOWN])
-    every = listed if not search else club_selectors.players_for_club(user=request.user, club=club)
+    # the pick form chooses among the whole peña when it fits one page, else among the page
+    # shown (a search finds the two): two lists of a federation's 2,000 players were 0.5 MB
+    every, from_page = listed, paginator.num_pages > 1
+    if search and not from_page:
+        whole = club_selectors.players_for_club(user=request.user, club=club)
+        from_page = whole.count() > PLAYERS_PAGE_SIZE
+        every = listed if from_page else list(whole)
     context = {
         "club": club,
         "search": search,
         "players": listed,
+        "page": page if paginator.num_pages > 1 else None,
+        "query": search,
+        "found": paginator.count,
         "suggestions": [(s, _reasons(s.reasons)) for s in suggestions[:SUGGESTIONS_SHOWN]],
         "more_suggestions": max(0, len(suggestions) - SUGGESTIONS_SHOWN),
         "merges": [(m, REASONS[m.reason]) for m in merges],
         "pick_form": forms.PlayerPairPickForm(players=every) if len(every) > 1 else None,
+        "pick_from_page": from_page,
         "error": error,
     }
     return render(request, "organizer/players.html", context, status=status)

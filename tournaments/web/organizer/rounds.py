@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -42,6 +43,45 @@ from tournaments.web.organizer.common import USER_ERRORS, round_for, status_of
 
 #: How often the board reloads itself, in seconds.
 BOARD_REFRESH = 15
+
+#: Tables a page of the round or of its board shows: a club's round (up to 50 tables) is one
+#: page, and its forms choose the pairs and tables from lists; a federation's 500 tables come
+#: 50 a page, and the forms take a table's number (and A or B for a pair) typed instead.
+TABLES_PAGE_SIZE = 50
+
+#: Tables the board's first page names as needing attention (in dispute, waiting for the
+#: other pair's confirmation) before its link to all of them.
+ATTENTION_SHOWN = 30
+
+
+def _tables_page(request: HttpRequest, rows: list[Match], suffix: str = "") -> dict:
+    """One page of ``rows`` (``?page=``; ``?partida=<id>``: the page holding that partida, which
+    its ``#partida-<id>`` anchor then finds), and ``page`` when there are several."""
+    paginator = Paginator(rows, TABLES_PAGE_SIZE)
+    number = request.GET.get("page")
+    wanted = request.GET.get("partida", "")
+    if wanted.isdigit():
+        at = next((n for n, m in enumerate(rows) if m.pk == int(wanted)), 0)
+        number = at // TABLES_PAGE_SIZE + 1
+    page = paginator.get_page(number)
+    return {
+        "tables": list(page),
+        "page": page if paginator.num_pages > 1 else None,
+        "page_suffix": suffix,
+    }
+
+
+def _typed(tabled: list[Match]) -> bool:
+    """A round too large for its forms' lists: its pairs and tables are typed."""
+    return len(tabled) > TABLES_PAGE_SIZE
+
+
+def _form_options(form_class, matches: list[Match], tabled: list[Match]) -> dict:
+    if form_class is forms.SwapEntriesForm:
+        if _typed(tabled):
+            return {"matches": matches}
+        return {"entries": _round_entries(matches)}
+    return {"matches": tabled, "typed": _typed(tabled)}
 
 
 def _started(matches: list[Match]) -> bool:
@@ -73,25 +113,34 @@ def round_detail(
     limit = rnd.phase.tournament.tables_available
     free = [n for n in range(1, limit + 1) if n not in used] if limit else []
     bound = bound or {}
+    adjustable = rnd.status != Round.Status.CLOSED and not _started(matches)
     context = {
         "round": rnd,
         "phase": rnd.phase,
         "tournament": rnd.phase.tournament,
         "matches": matches,
+        **_tables_page(request, [m for m in matches if m.kind != Match.Kind.BYE]),
         "byes": [m for m in matches if m.kind == Match.Kind.BYE],
-        "adjustable": rnd.status != Round.Status.CLOSED and not _started(matches),
+        "adjustable": adjustable,
         "free_tables": free,
-        "swap_entries_form": bound.get("swap_entries")
-        or forms.SwapEntriesForm(entries=_round_entries(matches)),
-        "swap_tables_form": bound.get("swap_tables") or forms.SwapTablesForm(matches=tabled),
-        "move_form": bound.get("move")
-        or forms.MoveTableForm(matches=tabled, initial={"table_number": free[0] if free else None}),
         "open": next(iter(bound), ""),
         # round 1 of a phase in groups: a pair may still move to another group
         "group_move": _group_move(rnd),
         "error": error,
         **_players_alone(request, rnd),
     }
+    if adjustable:  # a started round has no forms: a large one's lists cost nothing then
+        context.update(
+            swap_entries_form=bound.get("swap_entries")
+            or forms.SwapEntriesForm(**_form_options(forms.SwapEntriesForm, matches, tabled)),
+            swap_tables_form=bound.get("swap_tables")
+            or forms.SwapTablesForm(**_form_options(forms.SwapTablesForm, matches, tabled)),
+            move_form=bound.get("move")
+            or forms.MoveTableForm(
+                **_form_options(forms.MoveTableForm, matches, tabled),
+                initial={"table_number": free[0] if free else None},
+            ),
+        )
     return render(request, "organizer/round.html", context, status=status)
 
 
@@ -211,12 +260,7 @@ def _round_change(form_class, key: str, service: Callable[..., Any], done: Calla
         rnd = round_for(request, round_id)
         matches = round_selectors.round_matches(rnd=rnd)
         tabled = [m for m in matches if m.kind != Match.Kind.BYE and m.table_number]
-        options = (
-            {"entries": _round_entries(matches)}
-            if form_class is forms.SwapEntriesForm
-            else {"matches": tabled}
-        )
-        form = form_class(request.POST, **options)
+        form = form_class(request.POST, **_form_options(form_class, matches, tabled))
         if not form.is_valid():
             return round_detail(request, rnd.pk, bound={key: form}, status=400)
         try:
@@ -273,13 +317,28 @@ def round_board(request: HttpRequest, round_id: int, *, error: str = "", status:
         for value, label in Match.Status.choices
         if counts[value] or value == Match.Status.CONFIRMED  # never a "0 en disputa"
     ]
+    rows = sorted(matches, key=lambda m: (m.kind == Match.Kind.BYE, m.table_number or 0, m.id))
+    wanted = request.GET.get("estado", "")
+    shown = [m for m in rows if m.status == wanted] if wanted in counts else rows
+    suffix = f"&estado={wanted}" if wanted in counts else ""
+    paged = _tables_page(request, shown, suffix)
+    attention = []
+    if paged["page"] is not None and not suffix:
+        attention = [
+            (value, label, [m for m in rows if m.status == value][:ATTENTION_SHOWN], counts[value])
+            for value, label in Match.Status.choices
+            if value in (Match.Status.DISPUTED, Match.Status.SUBMITTED) and counts[value]
+        ]
     context = {
         "round": rnd,
         "phase": rnd.phase,
         "tournament": rnd.phase.tournament,
-        "matches": sorted(
-            matches, key=lambda m: (m.kind == Match.Kind.BYE, m.table_number or 0, m.id)
-        ),
+        "matches": paged["tables"],
+        "page": paged["page"],
+        "page_suffix": suffix,
+        "status_filter": wanted if suffix else "",
+        "filterable": paged["page"] is not None or bool(suffix),
+        "attention": attention,
         "summary": summary,
         "complete": bool(played) and counts[Match.Status.CONFIRMED] == len(played),
         "refresh": BOARD_REFRESH if rnd.status == Round.Status.PUBLISHED and not error else 0,

@@ -15,6 +15,8 @@ repesca (losers' bracket), descanso (bye), a tres ceros (out after N losses), de
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -46,25 +48,53 @@ SCREEN_SLIDE_SECONDS = 12
 #: the type scales with the width); more are split evenly over pages (screen_pages)
 SCREEN_TABLES_PER_PAGE = 18
 
+#: pages of mesas one answer holds, the TV rotating through them: a club's round (up to 54
+#: mesas) comes whole; a federation's 500 come one page an answer, each refresh asking for the
+#: next (``?page=``), so that an answer stays a screenful (it was 336 KB with every mesa)
+SCREEN_PAGES_AT_ONCE = 3
 
-def _screen_context(tournament: Tournament) -> dict:
-    """The TV's slides: the round's mesas (in even pages), and the standings or, during a
-    knockout, the bracket."""
+#: the lines of a group's standings the TV shows: the top of a federation's 1,000 pairs (the
+#: rest are on the standings page); a club's field is shown whole
+SCREEN_STANDINGS_LINES = 100
+
+
+def _window(pages: list[list], request: HttpRequest) -> tuple[list[list], int, int]:
+    """The pages of mesas of this answer, the number of its first and of the next answer's
+    (0 when every page is in this one): one page at a time past ``SCREEN_PAGES_AT_ONCE``,
+    ``?page=`` counted from 1 and coming back to the first after the last."""
+    if len(pages) <= SCREEN_PAGES_AT_ONCE:
+        return pages, 1, 0
+    try:
+        number = (int(request.GET.get("page", 1)) - 1) % len(pages) + 1
+    except ValueError:
+        number = 1
+    return [pages[number - 1]], number, number % len(pages) + 1
+
+
+def _screen_context(tournament: Tournament, request: HttpRequest) -> dict:
+    """The TV's slides: the round's mesas (in even pages, a window of them for a large round),
+    and the standings (their top) or, during a knockout, the bracket."""
     ctx = page_context(tournament)
     phase, rnd = ctx.current_phase, ctx.current_round
     tables = table_views(tournament, phase, round_matches(rnd=rnd)) if rnd else []
+    all_pages = pages_of(tables, SCREEN_TABLES_PER_PAGE)
+    table_pages, first, next_page = _window(all_pages, request)
     standings = []
     bracket = None
     if phase is not None and phase.format in ELIMINATION_FORMATS:
         bracket = bracket_view(tournament, phase)
     elif phase is not None:
         standings = standings_view(tournament, phase)
+    shown = [replace(s, lines=s.lines[:SCREEN_STANDINGS_LINES]) for s in standings if s.lines]
     return {
         "ctx": ctx,
         "t": tournament,
         "tables": tables,
-        "table_pages": pages_of(tables, SCREEN_TABLES_PER_PAGE),
-        "standings": [s for s in standings if s.lines],
+        "table_pages": table_pages,
+        "page_first": first,
+        "page_total": len(all_pages),
+        "next_page": next_page,
+        "standings": shown,
         "bracket": bracket,
         "now": timezone.localtime(),
     }
@@ -73,7 +103,7 @@ def _screen_context(tournament: Tournament) -> dict:
 @require_safe
 def screen_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     tournament = page_tournament(club_slug, tournament_slug)
-    context = _screen_context(tournament)
+    context = _screen_context(tournament, request)
     context.update(refresh=SCREEN_REFRESH_SECONDS, slide=SCREEN_SLIDE_SECONDS)
     return render(request, "public/screen.html", context)
 
@@ -81,6 +111,6 @@ def screen_page(request: HttpRequest, club_slug: str, tournament_slug: str) -> H
 @require_safe
 def screen_fragment(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     tournament = page_tournament(club_slug, tournament_slug)
-    response = render(request, "public/_screen_content.html", _screen_context(tournament))
+    response = render(request, "public/_screen_content.html", _screen_context(tournament, request))
     response["Cache-Control"] = "no-store"
     return response
