@@ -125,3 +125,25 @@ def test_every_dependency_of_the_project_is_in_the_readme_with_why():
         for name in re.sub(r"\(.*?\)", "", cell).split(",")
     }
     assert names <= rows, f"not in the README's dependencies table: {sorted(names - rows)}"
+
+
+#: the lines a merge leaves where both sides changed the same place (spelled in parts, so that
+#: this file does not hold them itself)
+CONFLICT_MARKER = re.compile("^(" + "<" * 7 + " |" + ">" * 7 + " |" + "=" * 7 + "$)", re.M)
+TEXT_SUFFIXES = {".py", ".md", ".html", ".po", ".txt", ".toml", ".yaml", ".css", ".js", ".cfg"}
+
+
+def test_no_file_holds_a_merge_s_conflict_markers():
+    """A merge resolved by hand must not leave both sides in a file: a document would show
+    them to a newcomer, and code would not run (a template or a catalog might, wrongly)."""
+    skip = {".git", ".venv", "node_modules", "staticfiles", "__pycache__", ".hypothesis"}
+    found = []
+    for path in ROOT.rglob("*"):
+        if path.suffix not in TEXT_SUFFIXES or skip & set(path.relative_to(ROOT).parts):
+            continue
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if CONFLICT_MARKER.search(text):
+            found.append(_name(path))
+    assert not found, f"conflict markers left by a merge in: {found}"
