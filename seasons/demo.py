@@ -14,7 +14,10 @@ one random generator, so that the demo is the same on every machine:
 6. seasons/leagues/teams/demo.py: a league of peñas of four peñas;
 7. seasons/championships/demo.py: a championship with qualifiers in three peñas (a third peña
    joins), quotas and eligibility rules, and its final played to its champion;
-8. after the commit (``demo_finish``), what the tasks would do: the standings, the circuit's
+8. tournaments/demo.py again: "Torneo de San Juan", a four-stage plan (a Swiss for everybody,
+   groups by level, a final per group and a Cuadro B, two prizes) in its final phases; last,
+   with its own random generator, so the parts above are as they were without it;
+9. after the commit (``demo_finish``), what the tasks would do: the standings, the circuit's
    ranking, and the players' ratings (seasons/ratings).
 
 ``demo_delete`` deletes it all again, from the top floor down.
@@ -52,6 +55,7 @@ from seasons.ratings.services import ratings_rebuild
 from tournaments.demo import (
     TablePlayer,
     TournamentDemo,
+    plan_demo_load,
     tournament_demo_finish,
     tournament_demo_load,
     tournaments_demo_delete,
@@ -70,6 +74,7 @@ class Loaded:
     league: League
     circuits: CircuitDemo
     championship: ChampionshipDemo
+    plan: Tournament
 
 
 def demo_load(*, log=print) -> Loaded:
@@ -106,7 +111,8 @@ def demo_load(*, log=print) -> Loaded:
         second_pairs=circuits.second_pairs,
         log=log,
     )
-    return Loaded(club, tournament, league, circuits, championship)
+    plan = plan_demo_load(user=user, club=club, pairs=pairs, log=log)
+    return Loaded(club, tournament, league, circuits, championship, plan)
 
 
 def demo_finish(loaded: Loaded) -> int:

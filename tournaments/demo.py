@@ -35,6 +35,7 @@ from tournaments.services.results import (
 )
 from tournaments.services.rounds import (
     phase_create,
+    phase_finish,
     round_close,
     round_draw_generate,
     round_publish,
@@ -237,6 +238,108 @@ def tournament_demo_load(
         third_place=True,
     )
     return TournamentDemo(tournament, swiss, knockout, rounds, open_table)
+
+
+# "Torneo de San Juan": a four-stage plan (docs/plans.md), its own generator so that adding it
+# leaves every other part of the demo as it was.
+PLAN_NAME = "Torneo de San Juan"
+PLAN_SLUG = "san-juan"
+PLAN_PAIRS = 16
+PLAN_SEED = 24061978  # its draw seed and its results' generator
+PLAN_SWISS_ROUNDS = 3
+PLAN_GROUP_ROUNDS = 3
+PLAN_PRIZES = [
+    {"name": "Premio a la regularidad", "kind": "most", "measure": "won", "phases": [1, 2]},
+    {"name": "Premio a la peor pareja", "kind": "fewest", "measure": "won", "phases": [1, 2]},
+]
+
+
+def plan_demo_load(*, user, club: Club, pairs: list[Pair], log=print) -> Tournament:
+    """ "Torneo de San Juan", 16 pairs: a Swiss of 3 rounds for everybody, two groups of 8 by
+    level from it playing three matches each, then a final of the top 4 of each group and a
+    Cuadro B of the rest, with two prizes over phases 1–2. The Swiss and the groups are played
+    and confirmed through the tables' links; the three last phases have their first round
+    published, the Final grupo 1's semi-finals played: the plan's picture shows the position."""
+    player = TablePlayer(random.Random(PLAN_SEED))
+    tournament = _plan_tournament(user, club, pairs[:PLAN_PAIRS], log)
+    swiss = phase_create(
+        tournament=tournament,
+        actor=user,
+        name="Suizo para todos",
+        format=Phase.Format.SWISS,
+        rounds_planned=PLAN_SWISS_ROUNDS,
+    )
+    groups = phase_create(
+        tournament=tournament,
+        actor=user,
+        name="Grupos por nivel",
+        format=Phase.Format.ROUND_ROBIN,
+        entrants=[{"rule": "all", "phase": 1}],
+        group_size=8,
+        seeding="level",
+        rounds_planned=PLAN_GROUP_ROUNDS,
+    )
+    finals = [
+        phase_create(
+            tournament=tournament,
+            actor=user,
+            name=f"Final grupo {group}",
+            format=Phase.Format.SINGLE_ELIMINATION,
+            entrants=[{"rule": "group", "phase": 2, "group": group, "first": 1, "last": 4}],
+        )
+        for group in (1, 2)
+    ]
+    cuadro_b = phase_create(
+        tournament=tournament,
+        actor=user,
+        name="Cuadro B",
+        format=Phase.Format.SINGLE_ELIMINATION,
+        entrants=[{"rule": "not_qualified", "phase": 2}],
+    )
+    for phase, rounds in ((swiss, PLAN_SWISS_ROUNDS), (groups, PLAN_GROUP_ROUNDS)):
+        for _ in range(rounds):
+            rnd = _draw_and_publish(user, phase)
+            for match in player.tables(rnd):
+                player.play_confirmed(match)
+            round_close(round=rnd, actor=user)
+        phase.refresh_from_db()
+        if phase.status != Phase.Status.FINISHED:
+            phase_finish(phase=phase, actor=user)
+        log(f"{PLAN_NAME}: {phase.name} played.")
+    first_rounds = [_draw_and_publish(user, phase) for phase in (*finals, cuadro_b)]
+    for match in player.tables(first_rounds[0]):
+        player.play_confirmed(match)
+    log(f"{PLAN_NAME}: the finals and the Cuadro B drawn, the semi-finals of group 1 played.")
+    return tournament
+
+
+def _plan_tournament(user, club: Club, pairs: list[Pair], log) -> Tournament:
+    tournament = tournament_create(
+        club_slug=club.slug,
+        actor=user,
+        name=PLAN_NAME,
+        slug=PLAN_SLUG,
+        starts_on=dt.date(2026, 6, 24),
+        ends_on=dt.date(2026, 6, 24),
+        venue="Sociedad Txoko, calle Estafeta 12, Pamplona",
+        tables_available=TABLES,
+        max_pairs=len(pairs),
+        preset=PRESET,
+        prizes=PLAN_PRIZES,
+        via="demo",
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(draw_seed=PLAN_SEED)
+    tournament_status_change(tournament=tournament, actor=user, status="registration", via="demo")
+    entries = [
+        entry_register(tournament=tournament, pair_id=pair.pk, actor=user, via="demo")
+        for pair in pairs
+    ]
+    tournament_status_change(tournament=tournament, actor=user, status="running", via="demo")
+    for entry in entries:
+        entry_check_in(tournament=tournament, entry_id=entry.pk, actor=user, via="demo")
+    log(f"{PLAN_NAME}: {len(entries)} pairs registered and checked in.")
+    tournament.refresh_from_db()
+    return tournament
 
 
 def tournament_demo_finish(demo: TournamentDemo) -> int:

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.test import RequestFactory
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from clubs import demo
@@ -132,6 +133,24 @@ def test_the_demo_loads_a_peña_and_a_tournament_half_way_through(run_demo):
     assert response.status_code == 200
     (table,) = response.json()["groups"]
     assert [(r["rank"], r["name"]) for r in table["rows"]] == [r[:2] for r in rows]
+
+    # "Torneo de San Juan": the plan's picture, in its final phases (docs/plans.md).
+    san_juan = Tournament.objects.get(club=club, slug="san-juan")
+    phases = list(san_juan.phases.order_by("order").values_list("name", "status"))
+    assert phases == [
+        ("Suizo para todos", "finished"),
+        ("Grupos por nivel", "finished"),
+        ("Final grupo 1", "running"),
+        ("Final grupo 2", "running"),
+        ("Cuadro B", "running"),
+    ]
+    assert san_juan.entries.count() == 16 and len(san_juan.prizes) == 2
+    page = APIClient().get(
+        reverse("web:tournament", kwargs={"club_slug": club.slug, "tournament_slug": "san-juan"})
+    )
+    html = page.content.decode()
+    assert page.status_code == 200 and "plan-phases" in html
+    assert html.count('aria-current="step"') >= 1  # the picture shows where the event is
 
     assert "organizador / amarrako" in output
     assert f"/api/v1/phases/{swiss.id}/standings" in output
