@@ -135,7 +135,9 @@ class Command(BaseCommand):
                 (f"a table's page ({where})", url("web:table", token=open_table.token)),
                 ("API: that table's link", url(API + "results-table", token=open_table.token)),
             ]
+        plan = {"club_slug": tournament.club.slug, "tournament_slug": "san-juan"}
         links += [
+            ("a four-phase plan (Torneo de San Juan)", url("web:tournament", **plan)),
             ("circuit", url("circuits:circuit", slug="circuito-de-navarra-2026")),
             ("interpeñas", url("interpenas:interpena-list")),
             (
