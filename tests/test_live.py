@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 import redis
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from config import live
 from tests.factories import UserFactory, tournament_field
@@ -167,3 +170,41 @@ def test_the_streams_readiness_and_cors(live_push):
     stream = Stream(public_url(live_push, t), {"Origin": "http://evil.example"})
     assert "access-control-allow-origin" not in stream.headers
     stream.close()
+
+
+def refetch(url: str, language: str = "es") -> tuple[bytes, int]:
+    """What a spectator's live.js fetches after an event (its <main>), and the queries it cost."""
+    client = Client(HTTP_X_AMARRAKO_LIVE="1", HTTP_ACCEPT_LANGUAGE=language)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-store"
+    return response.content, len(queries)
+
+
+def test_the_screens_an_event_wakes_cost_one_render(live_push):
+    t, _, (first, second) = running()
+    submit(first, "a", "c1")
+    submit(first, "b", "c2")  # confirmed: every spectator's page fetches itself again
+    for name in ("public-standings", "tournament", "public-screen-fragment"):
+        url = reverse(f"web:{name}", args=[t.club.slug, t.slug])
+        rendered, cost = refetch(url)
+        kept, cost_again = refetch(url)
+        assert kept == rendered
+        assert cost_again == 1 < cost  # the tournament's lookup; the page came from the cache
+        if name != "public-screen-fragment":
+            assert rendered.startswith(b"<main") and b"site-header" not in rendered
+            assert b"csrfmiddlewaretoken" not in rendered
+    url = reverse("web:public-standings", args=[t.club.slug, t.slug])
+    spanish, _ = refetch(url)
+    english, cost = refetch(url, "en")
+    assert cost > 1 and english != spanish  # each language is rendered once
+    assert refetch(url, "en") == (english, 1)
+    # the next event moves the key: the page is rendered again, with it
+    submit(second, "a", "c3")
+    submit(second, "b", "c4")
+    fresh, cost = refetch(url)
+    assert cost > 1 and fresh != spanish
+    # a reload, a link, the polling: the whole page, rendered as always
+    page = Client().get(url)
+    assert b"site-header" in page.content and b"csrfmiddlewaretoken" in page.content

@@ -204,10 +204,13 @@
     var every = parseInt(el.getAttribute("data-live-every"), 10) || 0;
     var busy = false;
 
-    function load() {
+    // pushed: fetched because the live push said so (the server answers every screen woken
+    // by one event from one render, config/live_pages.py)
+    function load(pushed) {
       if (busy) return;
       busy = true;
-      fetch(url, { cache: "no-store", credentials: "same-origin" })
+      var headers = pushed === true ? { "X-Amarrako-Live": "1" } : {};
+      fetch(url, { cache: "no-store", credentials: "same-origin", headers: headers })
         .then(function (response) {
           if (!response.ok) throw new Error(String(response.status));
           return response.text();
@@ -228,7 +231,7 @@
     if (el.hasAttribute("data-live-now")) load();
     // the live push (static/js/live.js) says when something changed; the polling below is its
     // fallback, resting while the stream is open
-    el.addEventListener("amarrako:live-refresh", load);
+    el.addEventListener("amarrako:live-refresh", function () { load(true); });
     if (every > 0) {
       setInterval(function () {
         var pushed = window.amarrakoLive && window.amarrakoLive.connected;
