@@ -205,3 +205,19 @@ def live_ping() -> str | None:
     except Exception as exc:
         return f"live: {type(exc).__name__}"
     return None
+
+
+#: The streams of the apps above tournaments (a league's, a championship's page): the first
+#: part of the stream's path under LIVE_URL, and the function that, given the rest of the path
+#: and the reader (a user, maybe anonymous), answers the topic, or raises as the page would
+#: (a DomainError, Http404) for what the reader may not see.
+_doors: dict[str, tuple[int, Callable[..., str]]] = {}
+
+
+def live_door_register(name: str, parts: int, door: Callable[..., str]) -> None:
+    """``/live/<name>/<part>…/`` (``parts`` parts after the name) opens ``door(*parts, user)``."""
+    _doors[name] = (parts, door)
+
+
+def live_door(name: str) -> tuple[int, Callable[..., str]] | None:
+    return _doors.get(name)
