@@ -14,10 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import live
-from tests.factories import UserFactory, tournament_field
+from tests.factories import MembershipFactory, TournamentFactory, UserFactory, tournament_field
 from tests.live_support import Stream, connected, get
 from tournaments.models import Match, Tournament
 from tournaments.services import results as svc
+from tournaments.services.entrants import individual_register_pasted
+from tournaments.services.frances import frances_result_submit
 from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
@@ -208,3 +210,49 @@ def test_the_screens_an_event_wakes_cost_one_render(live_push):
     # a reload, a link, the polling: the whole page, rendered as always
     page = Client().get(url)
     assert b"site-header" in page.content and b"csrfmiddlewaretoken" in page.content
+
+
+def a_frances_table():
+    tournament = TournamentFactory(
+        entrant_kind=Tournament.EntrantKind.FRANCES, frances_table_size=4, tables_available=0
+    )
+    organizer = MembershipFactory(club=tournament.club).user
+    individual_register_pasted(
+        tournament=tournament, actor=organizer, text="Ane\nBeñat\nCarmen\nDavid"
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    phase = phase_create(
+        tournament=tournament, actor=organizer, name="Suizo", format="swiss", rounds_planned=1
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    return rnd.frances_tables.get()
+
+
+def test_a_frances_table_link_hears_its_own_table(live_push, client):
+    table = a_frances_table()
+    page = client.get(f"/mesa-frances/{table.token}/")
+    assert (
+        f'data-live-stream="{live_push}/live/mesa-frances/{table.token}/"' in page.content.decode()
+    )
+    assert 'data-live-state="pending"' in page.content.decode()
+    stream = Stream(f"{live_push}/live/mesa-frances/{table.token}/")
+    public = Stream(public_url(live_push, table.round.phase.tournament))
+    try:
+        assert stream.status == 200
+        connected()
+        order = [e for _s, e in sorted(table.seats.values_list("seat", "entry_id"))]
+        frances_result_submit(
+            table=table, seat=1, order=order, idempotency_key="f1", version=0, via="link"
+        )
+        events = stream.events(1)
+        assert [(e["kind"], e["frances_table"], e["status"]) for e in events] == [
+            ("frances_submitted", table.pk, "submitted")
+        ]
+        assert "order" not in events[0]  # names what changed, never the result
+        assert public.events(1, wait=1) == []  # not confirmed: nothing public
+    finally:
+        stream.close()
+        public.close()
+    assert get(f"{live_push}/live/mesa-frances/no-such-token/")[0] == 404
+    assert get(f"{live_push}/live/mesa/{table.token}/")[0] == 404  # not a pairs' table

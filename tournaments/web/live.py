@@ -9,6 +9,8 @@ Responsible for: the three streams and who may open each, as the pages and the A
 - ``/live/mesa/<token>/``: the events of that table's match only (the other pair sent its
   result, a dispute, the organizer's decision), for the table's phones; the token is the
   credential, as on the table's pages;
+- ``/live/mesa-frances/<token>/``: the same for a Mus francés table (its seats' orders, a
+  dispute, the confirmation), the table's link being the credential;
 - ``/live/organizador/<tournament_id>/``: every event of the tournament, for the organizer's
   board; only with the session of one of its organizers (404 for a tournament the reader
   cannot see, 403 for one they see but do not organize);
@@ -64,6 +66,7 @@ from config.live_sequence import (
     reset_frame,
     sse_frame,
 )
+from tournaments.selectors.entrants import frances_table_for_link
 from tournaments.selectors.results import match_by_token
 from tournaments.selectors.tournaments import tournament_get_for_organizer, tournament_list
 
@@ -119,6 +122,15 @@ def _table_spec(token: str) -> Spec | None:
     return Spec(str(match.round.phase.tournament_id), lambda event: event.match == match_id)
 
 
+def _frances_spec(token: str) -> Spec | None:
+    table = frances_table_for_link(token=token)
+    if table is None:
+        return None
+    table_id = table.pk
+    topic = str(table.round.phase.tournament_id)
+    return Spec(topic, lambda event: event.data.get("frances_table") == table_id)
+
+
 def _user(cookies: dict[str, str]):
     request = HttpRequest()
     engine = import_module(settings.SESSION_ENGINE)
@@ -154,6 +166,8 @@ def stream_spec(parts: list[str], cookies: dict[str, str]) -> Spec | int:
             return _public_spec(parts[1], parts[2]) or 404
         if len(parts) == 2 and parts[0] == "mesa":
             return _table_spec(parts[1]) or 404
+        if len(parts) == 2 and parts[0] == "mesa-frances":
+            return _frances_spec(parts[1]) or 404
         if len(parts) == 2 and parts[0] == "organizador" and parts[1].isdigit():
             return _desk_spec(int(parts[1]), cookies)
         if parts:
