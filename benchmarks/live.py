@@ -23,8 +23,11 @@ In order, on one tournament of ``--phones`` pairs (a table's two phones each):
    down, supervisord starts it again, every stream reconnects with its Last-Event-ID: seconds
    from the kill until every spectator has every missed event.
 
-What it does not do: the spectators do not fetch their page's fragment after an event (what
-static/js/live.js does), so the web server's share of an update is not in these figures.
+Each spectator, like static/js/live.js, fetches its page again after an event (the public
+standings, ``X-Amarrako-Live: 1``, 100–800 ms later, one fetch for a burst) from gunicorn:
+the figures count those fetches, their p50/p99 and errors, and "confirmation → every screen
+updated" is until each spectator's page was fetched again after the event (config/live_pages.py
+renders it once per event). ``--no-refetch`` leaves them out (the streams alone).
 """
 
 from __future__ import annotations
@@ -73,8 +76,13 @@ class Spectators:
     """``count`` SSE clients in a thread of their own (one asyncio loop), reconnecting with
     their Last-Event-ID as a browser does; each notes when each event id reached it."""
 
-    def __init__(self, port: int, path: str, count: int) -> None:
+    def __init__(self, port: int, path: str, count: int, page: tuple[int, str] | None) -> None:
         self.port, self.path, self.count = port, path, count
+        self.page = page  # (gunicorn's port, the page's path) fetched again after an event
+        self.fetch_ms: list[float] = []
+        self.fetch_errors = 0
+        self.updated: dict[int, list[float]] = {}  # event id -> when a page showed it
+        self.waiting: list[list[int]] = [[] for _ in range(count)]
         self.arrivals: dict[int, list[float]] = {}  # event id -> arrival times
         self.matches: dict[int, int] = {}  # match id of a result_confirmed -> event id
         self.last: list[int | None] = [None] * count
@@ -138,7 +146,38 @@ class Spectators:
                 self.arrivals.setdefault(event["id"], []).append(now)
                 if event.get("kind") == "result_confirmed":
                     self.matches[event["match"]] = event["id"]
+                if self.page is not None:
+                    if not self.waiting[n]:
+                        self.loop.create_task(self._refetch(n))
+                    self.waiting[n].append(event["id"])
                 event = {}
+
+    async def _refetch(self, n: int) -> None:
+        """live.js's fetch of the page after an event (a burst makes one)."""
+        await asyncio.sleep(0.1 + random.random() * 0.7)
+        port, path = self.page
+        ids, self.waiting[n] = self.waiting[n], []
+        ids = ids or []
+        started = time.monotonic()
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(
+                f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Amarrako-Live: 1\r\n\r\n".encode()
+            )
+            status = await reader.readline()
+            await reader.read()
+            if b" 200 " not in status:
+                raise ConnectionError(status)
+            now = time.monotonic()
+            self.fetch_ms.append(now - started)  # seconds, as summary() takes them
+            for seq in ids:
+                self.updated.setdefault(seq, []).append(now)
+        except (OSError, ConnectionError):
+            self.fetch_errors += 1
+        finally:
+            if writer is not None:
+                writer.close()
 
     def close(self) -> None:
         self.stop.set()
@@ -205,6 +244,7 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--phones", type=int, default=200)
     parser.add_argument("--broadcasts", type=int, default=30)
+    parser.add_argument("--no-refetch", action="store_true", help="the streams alone")
     args = parser.parse_args()
     rng = random.Random(25)
 
@@ -235,7 +275,11 @@ def main() -> int:
               f"{summary(alone.confirm)}  errors {alone.errors}")  # fmt: skip
 
         before = rss_mb(uvicorn)
-        crowd = Spectators(stack.live_port, path, args.spectators)
+        page = None
+        if not args.no_refetch:
+            web_port = int(stack.base.rstrip("/").rsplit(":", 1)[1].split("/")[0])
+            page = (web_port, f"/torneos/{club['slug']}/{t['slug']}/clasificacion/")
+        crowd = Spectators(stack.live_port, path, args.spectators, page)
         crowd.start()
         deadline = time.monotonic() + 120
         while crowd.open < args.spectators and time.monotonic() < deadline:
@@ -272,6 +316,16 @@ def main() -> int:
         ]
         print(f"  confirmation sent → result_confirmed at every spectator {summary(to_screens)} "
               f"({len(to_screens)} arrivals of {len(confirmed_at)} × {crowd.open})")  # fmt: skip
+        updated = [
+            a - confirmed_at[m]
+            for m, seq in crowd.matches.items()
+            if m in confirmed_at
+            for a in crowd.updated.get(seq, [])
+        ]
+        if page is not None:
+            print(f"  confirmation sent → every spectator's page fetched again {summary(updated)} "
+                  f"({len(updated)} pages); the spectators' fetches {summary(crowd.fetch_ms)} "
+                  f"({len(crowd.fetch_ms)} fetches, {crowd.fetch_errors} errors)")  # fmt: skip
         print(f"  side by side, p99 ms: submit {pct(alone.submit, 99):.0f} alone / "
               f"{pct(busy.submit, 99):.0f} with spectators; confirm {pct(alone.confirm, 99):.0f}"
               f" / {pct(busy.confirm, 99):.0f}")  # fmt: skip

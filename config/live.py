@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -66,16 +67,27 @@ def prefix() -> str:
     return f"amarrako:{path}:live:"
 
 
-def seq_key(tournament_id: int) -> str:
-    return f"{prefix()}seq:{tournament_id}"
+#: A topic: what one sequence numbers and one channel carries. A tournament's is its id (the
+#: keys' names kept from before there were others); a league's, a league of peñas' and a
+#: championship's are ``league:<id>``, ``teamleague:<id>``, ``championship:<id>``.
+Topic = int | str
 
 
-def buffer_key(tournament_id: int) -> str:
-    return f"{prefix()}buf:{tournament_id}"
+def seq_key(topic: Topic) -> str:
+    return f"{prefix()}seq:{topic}"
 
 
-def channel(tournament_id: int) -> str:
-    return f"{prefix()}t:{tournament_id}"
+def buffer_key(topic: Topic) -> str:
+    return f"{prefix()}buf:{topic}"
+
+
+def channel(topic: Topic) -> str:
+    return f"{prefix()}t:{topic}"
+
+
+def channel_topic(name: str) -> str:
+    """The topic a channel's name carries (``channel``'s inverse)."""
+    return name.partition(":live:t:")[2]
 
 
 def channel_pattern() -> str:
@@ -105,26 +117,56 @@ def _failed(what: str) -> None:
     log.warning("live push: %s failed; the pages poll meanwhile", what, exc_info=True)
 
 
-def live_publish(*, tournament_id: int, kind: str, public: bool, **data: Any) -> None:
-    """Publish ``kind`` for the tournament once the current transaction commits (at once
-    outside one). ``public``: a published tournament's readers may see it (a confirmed result,
-    the standings, the bracket, a round); otherwise only the organizer's board and, for an
-    event with a ``match``, that table's link. ``data``: plain values naming what changed."""
+def live_publish(
+    *, tournament_id: int | None = None, topic: str = "", kind: str, public: bool, **data: Any
+) -> None:
+    """Publish ``kind`` for the tournament (or on ``topic``: a league's, a championship's) once
+    the current transaction commits (at once outside one). ``public``: a published
+    tournament's readers may see it (a confirmed result, the standings, the bracket, a round);
+    otherwise only the organizer's board and, for an event with a ``match``, that table's
+    link. ``data``: plain values naming what changed."""
     if not live_on():
         return
     body = message_body({"kind": kind, "public": public, **data})
-    transaction.on_commit(lambda: _publish(tournament_id, body))
+    where: Topic = topic or int(tournament_id or 0)
+    transaction.on_commit(lambda: _publish(where, body))
 
 
-def _publish(tournament_id: int, body: str) -> int | None:
+#: Who else hears a tournament's public changes (the leagues and championships above it:
+#: tournaments import none of them). Each function, given a tournament's id, names the topics.
+_above: list[Callable[[int], list[str]]] = []
+
+
+def live_above_register(topics_of: Callable[[int], list[str]]) -> None:
+    """For an app above tournaments (at its ready()): the topics a tournament's change reaches."""
+    if topics_of not in _above:
+        _above.append(topics_of)
+
+
+def live_publish_above(*, tournament_id: int, kind: str, **data: Any) -> None:
+    """Publish a public ``kind`` on the topics of what holds the tournament (a league's
+    division, a league of peñas' fixture, a championship's stage), after the commit."""
+    if not live_on() or not _above:
+        return
+    for topics_of in _above:
+        try:
+            topics = topics_of(tournament_id)
+        except Exception:  # a follow-up must not fail for the push
+            log.warning("live push: finding what holds a tournament failed", exc_info=True)
+            continue
+        for topic in topics:
+            live_publish(topic=topic, kind=kind, public=True, tournament=tournament_id, **data)
+
+
+def _publish(topic: Topic, body: str) -> int | None:
     if not _available():
         return None
     try:
         _redis()
         return int(
             _script(
-                keys=[seq_key(tournament_id), buffer_key(tournament_id)],
-                args=[body, settings.LIVE_REPLAY, LIVE_TTL, channel(tournament_id)],
+                keys=[seq_key(topic), buffer_key(topic)],
+                args=[body, settings.LIVE_REPLAY, LIVE_TTL, channel(topic)],
             )
         )
     except Exception:  # redis' errors are many (connection, timeout, read-only replica)
@@ -132,19 +174,19 @@ def _publish(tournament_id: int, body: str) -> int | None:
         return None
 
 
-def live_seq(tournament_id: int) -> int | None:
-    """The tournament's last sequence number (0 before its first event), for a page to start
-    its stream from; None when the push is off or Redis does not answer."""
+def live_seq(topic: Topic) -> int | None:
+    """The tournament's (or topic's) last sequence number (0 before its first event), for a
+    page to start its stream from; None when the push is off or Redis does not answer."""
     if not _available():
         return None
     try:
-        return int(_redis().get(seq_key(tournament_id)) or 0)
+        return int(_redis().get(seq_key(topic)) or 0)
     except Exception:
         _failed("reading a sequence")
         return None
 
 
-def live_stream(path: str, tournament_id: int) -> dict[str, Any] | None:
+def live_stream(path: str, tournament_id: Topic) -> dict[str, Any] | None:
     """What a page puts in its ``data-live-stream`` and ``data-live-seq`` (templates/_live.html):
     the stream's URL under LIVE_URL, and the number the page was rendered at. None when the
     push is off: the page keeps its reload and polling only."""
@@ -163,3 +205,19 @@ def live_ping() -> str | None:
     except Exception as exc:
         return f"live: {type(exc).__name__}"
     return None
+
+
+#: The streams of the apps above tournaments (a league's, a championship's page): the first
+#: part of the stream's path under LIVE_URL, and the function that, given the rest of the path
+#: and the reader (a user, maybe anonymous), answers the topic, or raises as the page would
+#: (a DomainError, Http404) for what the reader may not see.
+_doors: dict[str, tuple[int, Callable[..., str]]] = {}
+
+
+def live_door_register(name: str, parts: int, door: Callable[..., str]) -> None:
+    """``/live/<name>/<part>…/`` (``parts`` parts after the name) opens ``door(*parts, user)``."""
+    _doors[name] = (parts, door)
+
+
+def live_door(name: str) -> tuple[int, Callable[..., str]] | None:
+    return _doors.get(name)

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import pytest
 import redis
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from config import live
-from tests.factories import UserFactory, tournament_field
+from tests.factories import MembershipFactory, TournamentFactory, UserFactory, tournament_field
 from tests.live_support import Stream, connected, get
 from tournaments.models import Match, Tournament
 from tournaments.services import results as svc
+from tournaments.services.entrants import individual_register_pasted
+from tournaments.services.frances import frances_result_submit
 from tournaments.services.rounds import phase_create, round_draw_generate, round_publish
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
@@ -167,3 +172,87 @@ def test_the_streams_readiness_and_cors(live_push):
     stream = Stream(public_url(live_push, t), {"Origin": "http://evil.example"})
     assert "access-control-allow-origin" not in stream.headers
     stream.close()
+
+
+def refetch(url: str, language: str = "es") -> tuple[bytes, int]:
+    """What a spectator's live.js fetches after an event (its <main>), and the queries it cost."""
+    client = Client(HTTP_X_AMARRAKO_LIVE="1", HTTP_ACCEPT_LANGUAGE=language)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-store"
+    return response.content, len(queries)
+
+
+def test_the_screens_an_event_wakes_cost_one_render(live_push):
+    t, _, (first, second) = running()
+    submit(first, "a", "c1")
+    submit(first, "b", "c2")  # confirmed: every spectator's page fetches itself again
+    for name in ("public-standings", "tournament", "public-screen-fragment"):
+        url = reverse(f"web:{name}", args=[t.club.slug, t.slug])
+        rendered, cost = refetch(url)
+        kept, cost_again = refetch(url)
+        assert kept == rendered
+        assert cost_again == 1 < cost  # the tournament's lookup; the page came from the cache
+        if name != "public-screen-fragment":
+            assert rendered.startswith(b"<main") and b"site-header" not in rendered
+            assert b"csrfmiddlewaretoken" not in rendered
+    url = reverse("web:public-standings", args=[t.club.slug, t.slug])
+    spanish, _ = refetch(url)
+    english, cost = refetch(url, "en")
+    assert cost > 1 and english != spanish  # each language is rendered once
+    assert refetch(url, "en") == (english, 1)
+    # the next event moves the key: the page is rendered again, with it
+    submit(second, "a", "c3")
+    submit(second, "b", "c4")
+    fresh, cost = refetch(url)
+    assert cost > 1 and fresh != spanish
+    # a reload, a link, the polling: the whole page, rendered as always
+    page = Client().get(url)
+    assert b"site-header" in page.content and b"csrfmiddlewaretoken" in page.content
+
+
+def a_frances_table():
+    tournament = TournamentFactory(
+        entrant_kind=Tournament.EntrantKind.FRANCES, frances_table_size=4, tables_available=0
+    )
+    organizer = MembershipFactory(club=tournament.club).user
+    individual_register_pasted(
+        tournament=tournament, actor=organizer, text="Ane\nBeñat\nCarmen\nDavid"
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    phase = phase_create(
+        tournament=tournament, actor=organizer, name="Suizo", format="swiss", rounds_planned=1
+    )
+    rnd = round_draw_generate(phase=phase, actor=organizer)
+    round_publish(round=rnd, actor=organizer)
+    return rnd.frances_tables.get()
+
+
+def test_a_frances_table_link_hears_its_own_table(live_push, client):
+    table = a_frances_table()
+    page = client.get(f"/mesa-frances/{table.token}/")
+    assert (
+        f'data-live-stream="{live_push}/live/mesa-frances/{table.token}/"' in page.content.decode()
+    )
+    assert 'data-live-state="pending"' in page.content.decode()
+    stream = Stream(f"{live_push}/live/mesa-frances/{table.token}/")
+    public = Stream(public_url(live_push, table.round.phase.tournament))
+    try:
+        assert stream.status == 200
+        connected()
+        order = [e for _s, e in sorted(table.seats.values_list("seat", "entry_id"))]
+        frances_result_submit(
+            table=table, seat=1, order=order, idempotency_key="f1", version=0, via="link"
+        )
+        events = stream.events(1)
+        assert [(e["kind"], e["frances_table"], e["status"]) for e in events] == [
+            ("frances_submitted", table.pk, "submitted")
+        ]
+        assert "order" not in events[0]  # names what changed, never the result
+        assert public.events(1, wait=1) == []  # not confirmed: nothing public
+    finally:
+        stream.close()
+        public.close()
+    assert get(f"{live_push}/live/mesa-frances/no-such-token/")[0] == 404
+    assert get(f"{live_push}/live/mesa/{table.token}/")[0] == 404  # not a pairs' table

@@ -17,7 +17,7 @@ from celery import shared_task
 from django.db import OperationalError, connection
 
 from clubs.models import PlayerMerge
-from config.live import live_publish
+from config.live import live_publish, live_publish_above
 from tournaments.models import FrancesTable, Match, Phase, Round, Tournament
 from tournaments.selectors.rounds import ELIMINATION_FORMATS
 from tournaments.services import field as field_services
@@ -111,6 +111,7 @@ def result_confirmed(match_id: int, queued_at: str | None = None) -> None:
     if phase.format in ELIMINATION_FORMATS:  # a Swiss or league phase has no bracket to advance
         bracket_advance(phase.id)
     live_publish(tournament_id=phase.tournament_id, kind="standings", public=True, phase=phase.id)
+    live_publish_above(tournament_id=phase.tournament_id, kind="standings")  # leagues…
     round_completion_check(match.round_id)
     result_confirmed.app.tasks["ratings.match_sync"].delay(match_id=match_id)  # ratings
     _circuits_changed(phase.tournament)
@@ -135,6 +136,7 @@ def frances_result_confirmed(table_id: int, queued_at: str | None = None) -> Non
         public=True,
         phase=table.round.phase_id,
     )
+    live_publish_above(tournament_id=table.round.phase.tournament_id, kind="standings")
     round_completion_check(table.round_id)
     _circuits_changed(table.round.phase.tournament)
     webhooks_frances_result_confirmed(table_id, club_id=table.round.phase.tournament.club_id)

@@ -21,6 +21,10 @@ class ChampionshipsConfig(AppConfig):
 
         # A peña's archive (tournaments/archive.py) carries its championships.
         from seasons.championships.archive import register
+        from seasons.championships.live import register as live_register
+
+        # the live push (config.live): a result of a stage's tournament reaches the page
+        live_register()
 
         register()
 

@@ -30,6 +30,7 @@ from clubs.models import Club
 from clubs.roles import clubs_organized_by
 from config.errors import DomainError, Invalid, error_message
 from seasons.championships import selectors, services
+from seasons.championships.live import championship_live
 from seasons.championships.models import Centre, Championship, Stage
 from seasons.championships.selectors import Board, StopView
 from seasons.page_helpers import guard, int_list
@@ -217,6 +218,7 @@ def championship_page(request: HttpRequest, slug: str) -> HttpResponse:
     context["can_manage"] = selectors.championship_can_manage(
         user=request.user, championship=championship
     )
+    context["live"] = championship_live(championship)
     return render(request, "championships/championship.html", context)
 
 

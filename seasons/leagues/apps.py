@@ -18,6 +18,12 @@ class LeaguesConfig(AppConfig):
         register()
         teams_register()
 
+        # The live push (config.live): a result of a division's or a fixture's tournament
+        # reaches the league's page; the doors of the leagues' streams.
+        from seasons.leagues.live import register as live_register
+
+        live_register()
+
         # One person, one identity (clubs.identity): the leagues say when two player rows
         # are two people, and keep the player ids of an individual division's rests in step.
         from clubs.identity.references import Follower, follower_register

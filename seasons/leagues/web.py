@@ -33,6 +33,7 @@ from clubs import roles
 from clubs.models import Player
 from config.errors import DomainError, Invalid, error_message
 from seasons.leagues import selectors, services
+from seasons.leagues.live import league_live
 from seasons.leagues.models import League, Postponement
 from seasons.leagues.table import TIEBREAKS
 from seasons.page_helpers import club_or_404, dates_from, guard, int_or_text, upto_param
@@ -114,6 +115,7 @@ def league_page(request: HttpRequest, club_slug: str, league_slug: str) -> HttpR
         "calendar": calendar,
         "urls": _urls(league),
         "organizer": selectors.league_can_organize(league=league, user=request.user),
+        "live": league_live(league),
     }
     return render(request, "leagues/league.html", context)
 

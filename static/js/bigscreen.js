@@ -208,15 +208,20 @@
     var busy = false;
 
     // A large round's mesas come a page an answer: the answer names the next one to ask for.
+    var paged = false;
     function follow() {
       var next = el.querySelector("[data-next-src]");
+      paged = !!next;
       if (next) url = next.getAttribute("data-next-src");
     }
 
-    function load() {
+    // pushed: fetched because the live push said so (the server answers every screen woken
+    // by one event from one render, config/live_pages.py)
+    function load(pushed) {
       if (busy) return;
       busy = true;
-      fetch(url, { cache: "no-store", credentials: "same-origin" })
+      var headers = pushed === true ? { "X-Amarrako-Live": "1" } : {};
+      fetch(url, { cache: "no-store", credentials: "same-origin", headers: headers })
         .then(function (response) {
           if (!response.ok) throw new Error(String(response.status));
           return response.text();
@@ -239,11 +244,12 @@
     if (el.hasAttribute("data-live-now")) load();
     // the live push (static/js/live.js) says when something changed; the polling below is its
     // fallback, resting while the stream is open
-    el.addEventListener("amarrako:live-refresh", load);
+    el.addEventListener("amarrako:live-refresh", function () { load(true); });
     if (every > 0) {
       setInterval(function () {
         var pushed = window.amarrakoLive && window.amarrakoLive.connected;
-        if (!document.hidden && !pushed) load();
+        // a paged screen keeps turning its pages while the push is open
+        if (!document.hidden && (!pushed || paged)) load();
       }, every * 1000);
     }
   }

@@ -49,7 +49,13 @@
       }
       return;
     }
-    fetch(location.href, { cache: "no-store", credentials: "same-origin" })
+    // a public page answers its <main> alone, rendered once per event for all its screens
+    // (config/live_pages.py); other pages ignore the header
+    fetch(location.href, {
+      cache: "no-store",
+      credentials: "same-origin",
+      headers: { "X-Amarrako-Live": "1" },
+    })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
         return response.text();

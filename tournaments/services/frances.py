@@ -42,6 +42,7 @@ from django.utils import timezone
 
 from clubs.roles import require_organizer
 from config.errors import Conflict, Invalid, NotFound, StaleVersion
+from config.live import live_publish
 from config.queue import enqueue_on_commit
 from tournaments.models import AuditEntry, FrancesSubmission, FrancesTable, Match, Round
 from tournaments.services.results.access import check_via
@@ -248,6 +249,16 @@ def _answer(table, *, action, old, submission, actor, via, device) -> FrancesAns
         device=(device or "")[:200],
         old=old,
         new={"table": state, "submission": submission.pk},
+    )
+    # the screens: the table's phones (another seat's order, a dispute), the organizer's board;
+    # the public ones once confirmed
+    live_publish(
+        tournament_id=table.round.phase.tournament_id,
+        kind=action,
+        public=table.status == Match.Status.CONFIRMED,
+        frances_table=table.pk,
+        status=table.status,
+        version=table.version,
     )
     return FrancesAnswer(table, state)
 

@@ -27,6 +27,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError, error_message
+from config.live import live_stream
 from tournaments.models import FrancesTable, Match
 from tournaments.selectors.entrants import frances_table_for_link
 from tournaments.services.frances import (
@@ -87,6 +88,11 @@ def _render(
         "confirm_seat": confirm_seat,
         "key": uuid.uuid4().hex,
     }
+    # the table's stream: another seat's order, a dispute, the confirmation, shown as they
+    # happen (static/js/live.js swaps the page when the table's status changes)
+    live = live_stream(f"mesa-frances/{table.token}", table.round.phase.tournament_id)
+    if live is not None:
+        context["live"] = {**live, "state": table.status}
     return render(request, "tables/frances.html", context, status=status)
 
 

@@ -9,9 +9,17 @@ Responsible for: the three streams and who may open each, as the pages and the A
 - ``/live/mesa/<token>/``: the events of that table's match only (the other pair sent its
   result, a dispute, the organizer's decision), for the table's phones; the token is the
   credential, as on the table's pages;
+- ``/live/mesa-frances/<token>/``: the same for a Mus francés table (its seats' orders, a
+  dispute, the confirmation), the table's link being the credential;
 - ``/live/organizador/<tournament_id>/``: every event of the tournament, for the organizer's
   board; only with the session of one of its organizers (404 for a tournament the reader
   cannot see, 403 for one they see but do not organize);
+
+- ``/live/ligas/<peña>/<liga>/``, ``/live/ligas-penas/<peña>/<liga>/``,
+  ``/live/campeonatos/<campeonato>/``: the public events of a league, a league of peñas, a
+  championship (a result of one of their tournaments confirmed), for their pages; the apps
+  above tournaments register these doors (config.live.live_door_register), each opened to whom
+  may see its page (a private one does not exist for an outsider, 404);
 
 — the catch-up of a screen that reconnects (``Last-Event-ID``, or ``?since=`` the sequence its
 page was rendered at: config.live_sequence.catch_up), a heartbeat every LIVE_HEARTBEAT seconds,
@@ -45,11 +53,11 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.db import DatabaseError, close_old_connections
-from django.http import HttpRequest, parse_cookie
+from django.http import Http404, HttpRequest, parse_cookie
 from django.http.request import split_domain_port, validate_host
 
 from config.errors import DomainError
-from config.live import buffer_key, channel_pattern, seq_key
+from config.live import buffer_key, channel_pattern, channel_topic, live_door, seq_key
 from config.live_sequence import (
     Event,
     catch_up,
@@ -58,6 +66,7 @@ from config.live_sequence import (
     reset_frame,
     sse_frame,
 )
+from tournaments.selectors.entrants import frances_table_for_link
 from tournaments.selectors.results import match_by_token
 from tournaments.selectors.tournaments import tournament_get_for_organizer, tournament_list
 
@@ -76,7 +85,8 @@ SLUG_MEMO = 10.0
 
 @dataclass(frozen=True)
 class Spec:
-    tournament_id: int
+    #: what the stream hears (config.live: a tournament's id, ``league:<id>``…), as a string
+    topic: str
     accepts: Callable[[Event], bool]
 
 
@@ -101,7 +111,7 @@ def _public_spec(club_slug: str, tournament_slug: str) -> Spec | None:
         if len(_slugs) >= 10_000:  # made-up slugs must not grow it without end
             _slugs.clear()
         _slugs[(club_slug, tournament_slug)] = memo
-    return Spec(memo[1], _public) if memo[1] is not None else None
+    return Spec(str(memo[1]), _public) if memo[1] is not None else None
 
 
 def _table_spec(token: str) -> Spec | None:
@@ -109,16 +119,41 @@ def _table_spec(token: str) -> Spec | None:
     if match is None:
         return None
     match_id = match.pk
-    return Spec(match.round.phase.tournament_id, lambda event: event.match == match_id)
+    return Spec(str(match.round.phase.tournament_id), lambda event: event.match == match_id)
 
 
-def _desk_spec(tournament_id: int, cookies: dict[str, str]) -> Spec:
+def _frances_spec(token: str) -> Spec | None:
+    table = frances_table_for_link(token=token)
+    if table is None:
+        return None
+    table_id = table.pk
+    topic = str(table.round.phase.tournament_id)
+    return Spec(topic, lambda event: event.data.get("frances_table") == table_id)
+
+
+def _user(cookies: dict[str, str]):
     request = HttpRequest()
     engine = import_module(settings.SESSION_ENGINE)
     request.session = engine.SessionStore(cookies.get(settings.SESSION_COOKIE_NAME))
-    user = get_user(request)
-    tournament = tournament_get_for_organizer(user=user, tournament_id=tournament_id)
-    return Spec(tournament.pk, lambda event: True)
+    return get_user(request)
+
+
+def _desk_spec(tournament_id: int, cookies: dict[str, str]) -> Spec:
+    tournament = tournament_get_for_organizer(user=_user(cookies), tournament_id=tournament_id)
+    return Spec(str(tournament.pk), lambda event: True)
+
+
+def _above_spec(parts: list[str], cookies: dict[str, str]) -> Spec | None:
+    """A stream of an app above tournaments (config.live.live_door_register): a league's, a
+    league of peñas', a championship's page; its reader may open it when they may see the page."""
+    door = live_door(parts[0])
+    if door is None or len(parts) != door[0] + 1:
+        return None
+    try:
+        topic = door[1](*parts[1:], user=_user(cookies))
+    except Http404:
+        return None
+    return Spec(str(topic), _public)
 
 
 def stream_spec(parts: list[str], cookies: dict[str, str]) -> Spec | int:
@@ -131,8 +166,12 @@ def stream_spec(parts: list[str], cookies: dict[str, str]) -> Spec | int:
             return _public_spec(parts[1], parts[2]) or 404
         if len(parts) == 2 and parts[0] == "mesa":
             return _table_spec(parts[1]) or 404
+        if len(parts) == 2 and parts[0] == "mesa-frances":
+            return _frances_spec(parts[1]) or 404
         if len(parts) == 2 and parts[0] == "organizador" and parts[1].isdigit():
             return _desk_spec(int(parts[1]), cookies)
+        if parts:
+            return _above_spec(parts, cookies) or 404
     except DomainError as exc:
         return exc.status
     except DatabaseError:  # the database is down: no stream, the page polls (and says so)
@@ -174,7 +213,7 @@ class Hub:
     out to the streams of its tournament; and the client that reads the replay buffers."""
 
     def __init__(self) -> None:
-        self.listeners: dict[int, set[Listener]] = {}
+        self.listeners: dict[str, set[Listener]] = {}
         self.count = 0
         self.up = asyncio.Event()
         self.client: Any = None
@@ -242,11 +281,7 @@ class Hub:
     def dispatch(self, channel: bytes | str, data: bytes | str) -> None:
         if isinstance(channel, bytes):
             channel = channel.decode()
-        try:
-            tournament_id = int(channel.rsplit(":", 1)[1])
-        except ValueError:
-            return
-        listeners = self.listeners.get(tournament_id)
+        listeners = self.listeners.get(channel_topic(channel))
         event = message_parse(data) if listeners else None
         if event is None:
             return
@@ -255,28 +290,28 @@ class Hub:
             if listener.accepts(event):
                 listener.push(event.seq, frame)
 
-    def add(self, tournament_id: int, listener: Listener) -> None:
-        self.listeners.setdefault(tournament_id, set()).add(listener)
+    def add(self, topic: str, listener: Listener) -> None:
+        self.listeners.setdefault(topic, set()).add(listener)
         self.count += 1
 
-    def remove(self, tournament_id: int, listener: Listener) -> None:
-        listeners = self.listeners.get(tournament_id)
+    def remove(self, topic: str, listener: Listener) -> None:
+        listeners = self.listeners.get(topic)
         if listeners and listener in listeners:
             listeners.discard(listener)
             self.count -= 1
             if not listeners:
-                del self.listeners[tournament_id]
+                del self.listeners[topic]
 
     def close_all(self) -> None:
         for listeners in self.listeners.values():
             for listener in listeners:
                 listener.close()
 
-    async def replay(self, tournament_id: int) -> tuple[list[Event], int]:
-        """The tournament's replay buffer and last sequence number, read at one moment."""
+    async def replay(self, topic: str) -> tuple[list[Event], int]:
+        """The topic's replay buffer and last sequence number, read at one moment."""
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.lrange(buffer_key(tournament_id), 0, -1)
-            pipe.get(seq_key(tournament_id))
+            pipe.lrange(buffer_key(topic), 0, -1)
+            pipe.get(seq_key(topic))
             raw, current = await pipe.execute()
         events = [e for e in (message_parse(m) for m in raw) if e is not None]
         return events, int(current or 0)
@@ -367,7 +402,7 @@ async def application(scope, receive, send) -> None:
 
 async def _stream(spec: Spec, last: int | None, cors, receive, send) -> None:
     listener = Listener(spec.accepts)
-    hub.add(spec.tournament_id, listener)
+    hub.add(spec.topic, listener)
 
     async def watch() -> None:
         while (await receive())["type"] != "http.disconnect":
@@ -380,7 +415,7 @@ async def _stream(spec: Spec, last: int | None, cors, receive, send) -> None:
         opening = [b"retry: 2000\n\n"]
         if last is not None:
             try:
-                buffered, current = await hub.replay(spec.tournament_id)
+                buffered, current = await hub.replay(spec.topic)
             except Exception:
                 await _answer(send, 503, b"live: unavailable, the page polls\n", cors)
                 return
@@ -435,5 +470,5 @@ async def _stream(spec: Spec, last: int | None, cors, receive, send) -> None:
             await send({"type": "http.response.body", "body": body, "more_body": True})
         await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
-        hub.remove(spec.tournament_id, listener)
+        hub.remove(spec.topic, listener)
         watcher.cancel()

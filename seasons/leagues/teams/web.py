@@ -32,6 +32,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import roles
 from clubs.models import Club
 from config.errors import DomainError, Forbidden, error_message
+from seasons.leagues.live import team_league_live
 from seasons.leagues.models import TeamFixture, TeamLeague
 from seasons.leagues.teams import selectors as team_selectors
 from seasons.leagues.teams import services as team_services
@@ -118,6 +119,7 @@ def team_league_page(request: HttpRequest, club_slug: str, league_slug: str) -> 
         "calendar": _calendar(league, calendar, clubs),
         "urls": _urls(league),
         "organizer": team_selectors.team_league_can_manage(league=league, user=request.user),
+        "live": team_league_live(league),
     }
     return render(request, "leagues/teams/league.html", context)
 

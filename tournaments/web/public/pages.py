@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from config.errors import NotFound
+from config.live_pages import live_cached
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors.entrants import frances_table_list
 from tournaments.selectors.plans import plan_picture
@@ -353,17 +354,24 @@ def pair_page(
     )
 
 
+def _topic(club_slug: str, tournament_slug: str, **_: object) -> int:
+    """The live topic of a tournament's public page: the tournament (404 as its page)."""
+    return page_tournament(club_slug, tournament_slug).pk
+
+
 _T = "torneos/<slug:club_slug>/<slug:tournament_slug>/"
+# what the live push makes every spectator fetch again comes from the cache, once per event
+_live = live_cached(_topic)
 
 urlpatterns = [
     path("torneos/", tournaments_page, name="public-tournaments"),
     path("torneos/portada/", home_fragment, name="public-home-fragment"),
-    path(_T, tournament_page, name="tournament"),
-    path(_T + "clasificacion/", standings_page, name="public-standings"),
-    path(_T + "cuadro/", bracket_page, name="public-bracket"),
-    path(_T + "rondas/<int:round_id>/", round_page, name="public-round"),
-    path(_T + "parejas/", pairs_page, name="public-pairs"),
-    path(_T + "parejas/<int:entry_id>/", pair_page, name="public-pair"),
+    path(_T, _live(tournament_page), name="tournament"),
+    path(_T + "clasificacion/", _live(standings_page), name="public-standings"),
+    path(_T + "cuadro/", _live(bracket_page), name="public-bracket"),
+    path(_T + "rondas/<int:round_id>/", _live(round_page), name="public-round"),
+    path(_T + "parejas/", _live(pairs_page), name="public-pairs"),
+    path(_T + "parejas/<int:entry_id>/", _live(pair_page), name="public-pair"),
     path(_T + "pantalla/", screen_page, name="public-screen"),
-    path(_T + "pantalla/contenido/", screen_fragment, name="public-screen-fragment"),
+    path(_T + "pantalla/contenido/", _live(screen_fragment), name="public-screen-fragment"),
 ]
