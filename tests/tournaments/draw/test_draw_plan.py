@@ -332,3 +332,26 @@ def test_a_partial_round_robin_has_no_rematch(size, data):
 
 def test_rules_of_the_plan_dataclass_are_plain():
     assert Rule("top", phase=1, count=2) == rule(rule="top", phase=1, count=2)
+
+
+def test_a_group_ladder_s_level_groups_feed_a_final_per_group():
+    """A group ladder has no group size: its count of level groups (``groups``) makes its
+    groups, so a final per group may take group 1 or 2 of it, and no group 3."""
+    ladder = PhaseSpec(2, "Escalera", "group_ladder", (), groups=2)
+    swiss = PhaseSpec(1, "Suizo", "swiss", rounds=3)
+    first = PhaseSpec(
+        3, "Final grupo 1", "single_elimination", (rule(rule="group", phase=2, group=1),)
+    )
+    second = PhaseSpec(
+        4, "Final grupo 2", "single_elimination", (rule(rule="group", phase=2, group=2),)
+    )
+
+    sizes = plan_check([swiss, ladder, first, second], 16)
+
+    assert sizes[3] == 8 and sizes[4] == 8
+    third = PhaseSpec(
+        5, "Final grupo 3", "single_elimination", (rule(rule="group", phase=2, group=3),)
+    )
+    with pytest.raises(DrawError) as error:
+        plan_check([swiss, ladder, first, second, third], 16)
+    assert error.value.code == "plan_rule_group_unknown"
